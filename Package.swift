@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+// headtrack: IMU head tracker for Raspberry Pi-class boards.
+// Layers, bottom to top (nothing imports anything above it):
+//   CLinux -> Hardware -> Sensors -> Fusion / Gestures / Indicators -> Simulation -> Runtime -> Evaluation -> Commands -> headtrack
+import PackageDescription
+
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "headtrack",
+    products: [
+        .executable(name: "headtrack", targets: ["headtrack"]),
+    ],
+    targets: [
+        // C shim: kernel uAPI headers and libi2c (Debian libi2c-dev).
+        .target(name: "CLinux", linkerSettings: [.linkedLibrary("i2c")]),
+        .target(name: "Hardware", dependencies: ["CLinux"], swiftSettings: strict),
+        .target(name: "Fusion", swiftSettings: strict),
+        .target(name: "Sensors", dependencies: ["Hardware", "Fusion"], swiftSettings: strict),
+        .target(name: "Gestures", dependencies: ["Fusion"], swiftSettings: strict),
+        .target(name: "Indicators", dependencies: ["Fusion"], swiftSettings: strict),
+        .target(name: "Simulation", dependencies: ["Hardware", "Sensors", "Fusion"], swiftSettings: strict),
+        .target(name: "Runtime",
+                dependencies: ["Hardware", "Sensors", "Fusion", "Gestures", "Indicators"],
+                swiftSettings: strict),
+        .target(name: "Evaluation",
+                dependencies: ["Fusion", "Gestures", "Indicators", "Runtime", "Simulation"],
+                swiftSettings: strict),
+        .target(name: "Commands",
+                dependencies: ["Hardware", "Sensors", "Fusion", "Gestures", "Indicators",
+                               "Simulation", "Runtime", "Evaluation"],
+                swiftSettings: strict),
+        .executableTarget(name: "headtrack", dependencies: ["Commands"], swiftSettings: strict),
+
+        // TODO-TEST .testTarget(name: "HardwareTests", dependencies: ["Hardware"], swiftSettings: strict),
+        .testTarget(name: "FusionTests", dependencies: ["Fusion"], swiftSettings: strict),
+        // TODO-TEST .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Simulation"], swiftSettings: strict),
+        // TODO-TEST .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Fusion"], swiftSettings: strict),
+        // TODO-TEST .testTarget(name: "IndicatorsTests", dependencies: ["Indicators"], swiftSettings: strict),
+        // TODO-TEST .testTarget(name: "SimulationTests", dependencies: ["Simulation"], swiftSettings: strict),
+        // TODO-TEST .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Simulation"],
+        // TODO-TEST             resources: [.copy("Fixtures")], swiftSettings: strict),
+        // TODO-TEST .testTarget(name: "EvaluationTests", dependencies: ["Evaluation"], swiftSettings: strict),
+        // TODO-TEST .testTarget(name: "CommandsTests", dependencies: ["Commands"], swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,70 @@
+#include "CLinux.h"
+#include <errno.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <malloc.h>
+
+int ht_i2c_select(int fd, uint16_t address) {
+    return ioctl(fd, I2C_SLAVE, (unsigned long)address) < 0 ? -errno : 0;
+}
+
+int ht_i2c_read_block(int fd, uint8_t reg, uint8_t length, uint8_t *buffer) {
+    if (length > I2C_SMBUS_BLOCK_MAX) return -EINVAL;
+    int r = i2c_smbus_read_i2c_block_data(fd, reg, length, buffer);
+    return r < 0 ? (errno ? -errno : r) : r;
+}
+
+int ht_i2c_write_byte(int fd, uint8_t reg, uint8_t value) {
+    int r = i2c_smbus_write_byte_data(fd, reg, value);
+    return r < 0 ? (errno ? -errno : r) : 0;
+}
+
+int ht_i2c_read_byte(int fd, uint8_t reg) {
+    int r = i2c_smbus_read_byte_data(fd, reg);
+    return r < 0 ? (errno ? -errno : r) : r;
+}
+
+int ht_gpio_request_outputs(int chip_fd, const uint32_t *offsets, uint32_t count, const char *consumer,
+                            int active_low) {
+    struct gpio_v2_line_request request;
+    memset(&request, 0, sizeof request);
+    if (count == 0 || count > GPIO_V2_LINES_MAX) return -EINVAL;
+    for (uint32_t i = 0; i < count; i++) request.offsets[i] = offsets[i];
+    strncpy(request.consumer, consumer, sizeof request.consumer - 1);
+    request.config.flags = GPIO_V2_LINE_FLAG_OUTPUT | (active_low ? GPIO_V2_LINE_FLAG_ACTIVE_LOW : 0);
+    request.num_lines = count;
+    if (ioctl(chip_fd, GPIO_V2_GET_LINE_IOCTL, &request) < 0) return -errno;
+    return request.fd;
+}
+
+int ht_gpio_set_values(int request_fd, uint64_t bits, uint64_t mask) {
+    struct gpio_v2_line_values values = { .bits = bits, .mask = mask };
+    return ioctl(request_fd, GPIO_V2_LINE_SET_VALUES_IOCTL, &values) < 0 ? -errno : 0;
+}
+
+int ht_gpio_get_values(int request_fd, uint64_t mask, uint64_t *bits) {
+    struct gpio_v2_line_values values = { .bits = 0, .mask = mask };
+    if (ioctl(request_fd, GPIO_V2_LINE_GET_VALUES_IOCTL, &values) < 0) return -errno;
+    *bits = values.bits;
+    return 0;
+}
+
+int ht_gpio_chip_info(int chip_fd, char *label, uint32_t *lines) {
+    struct gpiochip_info info;
+    memset(&info, 0, sizeof info);
+    if (ioctl(chip_fd, GPIO_GET_CHIPINFO_IOCTL, &info) < 0) return -errno;
+    memcpy(label, info.label, sizeof info.label);
+    label[sizeof info.label - 1] = 0;
+    *lines = info.lines;
+    return 0;
+}
+
+uint32_t ht_gpio_line_request_size(void) { return (uint32_t)sizeof(struct gpio_v2_line_request); }
+uint32_t ht_gpio_line_values_size(void) { return (uint32_t)sizeof(struct gpio_v2_line_values); }
+unsigned long ht_gpio_v2_get_line_ioctl(void) { return GPIO_V2_GET_LINE_IOCTL; }
+unsigned long ht_gpio_v2_set_values_ioctl(void) { return GPIO_V2_LINE_SET_VALUES_IOCTL; }
+
+uint64_t ht_heap_in_use_bytes(void) {
+    struct mallinfo2 info = mallinfo2();
+    return (uint64_t)info.uordblks;
+}

@@ -1,0 +1,1 @@
+public enum HeadtrackCommand { public static func main() {} }

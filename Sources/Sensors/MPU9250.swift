@@ -1,0 +1,167 @@
+import Hardware
+import Fusion
+
+/// Driver for the MPU-9250 / MPU-9255 with its AK8963 magnetometer, by direct register polling.
+/// Generic over the bus, so it runs unchanged on /dev/i2c-N and on the simulated bus.
+public struct MPU9250<Bus: I2CBus> {
+    public struct Configuration: Sendable, Equatable {
+        public var gyroRange: GyroRange = .dps500
+        public var accelRange: AccelRange = .g4
+        /// DLPF code for CONFIG and ACCEL_CONFIG2: 2 = 92 Hz gyro / 92 Hz accel, ample for head motion
+        /// (under 20 Hz) while still anti-aliasing at 200 Hz sampling.
+        public var dlpf: UInt8 = 2
+        /// Output rate (Hz) = 1 kHz / (1 + SMPLRT_DIV).
+        public var sampleRateHz: Double = 200
+        public var useMagnetometer = true
+        public init() {}
+        public var sampleRateDivider: UInt8 {
+            UInt8(clamping: Int((1000 / max(4, min(1000, sampleRateHz))).rounded()) - 1)
+        }
+    }
+
+    public var bus: Bus
+    public let address: UInt8
+    public let configuration: Configuration
+    public private(set) var whoAmI: UInt8 = 0
+    public private(set) var hasMagnetometer = false
+    /// AK8963 sensitivity adjustment factors from its fuse ROM (≈ 1.0).
+    public private(set) var magnetometerAdjustment = Vector3(1, 1, 1)
+
+    public static var knownWhoAmI: [UInt8: String] { [0x71: "MPU-9250", 0x73: "MPU-9255"] }
+
+    public init(bus: Bus, address: UInt8 = 0x68, configuration: Configuration = Configuration()) {
+        self.bus = bus
+        self.address = address
+        self.configuration = configuration
+    }
+
+    public var chipName: String { MPU9250<Bus>.knownWhoAmI[whoAmI] ?? "MPU-9250 compatible (WHO_AM_I \(hex(whoAmI)))" }
+
+    // MARK: Set-up
+
+    /// Resets and configures the chip and its magnetometer. `delay` waits the given seconds (real or simulated).
+    public mutating func initialize(delay: (Double) -> Void) throws(SensorError) {
+        do {
+            whoAmI = try bus.readRegister(address: address, register: MPU9250Register.whoAmI)
+        } catch { throw .bus(error) }
+        guard MPU9250<Bus>.knownWhoAmI[whoAmI] != nil else {
+            throw .unexpectedIdentity(bus: bus.name, address: address, register: MPU9250Register.whoAmI,
+                                      found: whoAmI, expected: "0x71 (MPU-9250) or 0x73 (MPU-9255)")
+        }
+        try write(MPU9250Register.powerManagement1, MPU9250Bits.deviceReset)
+        delay(0.1)  // register access is available ≤ 100 ms after a reset (DS9250 §3.4.2)
+        try write(MPU9250Register.powerManagement1, MPU9250Bits.clockAutoPLL)
+        try write(MPU9250Register.powerManagement2, 0x00)
+        delay(0.01)
+        try configureSensors()
+        if configuration.useMagnetometer { try initializeMagnetometer(delay: delay) }
+    }
+
+    private mutating func configureSensors() throws(SensorError) {
+        try write(MPU9250Register.config, configuration.dlpf & 0x07)
+        try write(MPU9250Register.smplrtDiv, configuration.sampleRateDivider)
+        try write(MPU9250Register.gyroConfig, configuration.gyroRange.registerValue)  // FCHOICE_B = 00: DLPF in use
+        try write(MPU9250Register.accelConfig, configuration.accelRange.registerValue)
+        try write(MPU9250Register.accelConfig2, configuration.dlpf & 0x07)
+        // Bypass mode: internal I²C master off, auxiliary bus joined to the host bus so the AK8963 answers at 0x0C.
+        try write(MPU9250Register.userControl, 0x00)
+        try write(MPU9250Register.intPinConfig, MPU9250Bits.bypassEnable)
+    }
+
+    private mutating func initializeMagnetometer(delay: (Double) -> Void) throws(SensorError) {
+        let ak = AK8963Register.address
+        let wia: UInt8
+        do { wia = try bus.readRegister(address: ak, register: AK8963Register.wia) } catch {
+            throw .magnetometerMissing(bus: bus.name, detail: "nothing answered at \(hex(ak)) with bypass enabled")
+        }
+        guard wia == AK8963Value.deviceID else {
+            throw .magnetometerMissing(bus: bus.name, detail: "the AK8963 at \(hex(ak)) answered WIA \(hex(wia)), expected 0x48")
+        }
+        // Fuse ROM holds per-axis sensitivity adjustment; mode changes pass through power-down (Twat ≥ 100 µs).
+        try writeMag(AK8963Register.cntl1, AK8963Value.powerDown)
+        delay(0.001)
+        try writeMag(AK8963Register.cntl1, AK8963Value.fuseROMAccess)
+        delay(0.001)
+        var asa: (UInt8, UInt8, UInt8) = (128, 128, 128)
+        do {
+            try withUnsafeMutableBytes(of: &asa) { (raw) throws(I2CError) in
+                try bus.readRegisters(address: ak, register: AK8963Register.asax, into: raw.bindMemory(to: UInt8.self))
+            }
+        } catch { throw .bus(error) }
+        magnetometerAdjustment = Vector3(adjustment(asa.0), adjustment(asa.1), adjustment(asa.2))
+        try writeMag(AK8963Register.cntl1, AK8963Value.powerDown)
+        delay(0.001)
+        try writeMag(AK8963Register.cntl1, AK8963Value.continuous100Hz16Bit)
+        delay(0.01)
+        hasMagnetometer = true
+    }
+
+    /// Hadj = H × ((ASA − 128) × 0.5 / 128 + 1)  (AK8963 §8.3.11).
+    private func adjustment(_ asa: UInt8) -> Double { (Double(asa) - 128) * 0.5 / 128 + 1 }
+
+    // MARK: Per sample (no allocation)
+
+    /// Reads accelerometer, temperature and gyroscope in one 14-byte transaction; SI units, MPU chip frame.
+    public mutating func readIMU() throws(SensorError) -> ImuSample {
+        var raw = (UInt64(0), UInt64(0))  // 16 bytes of stack storage
+        do {
+            try withUnsafeMutableBytes(of: &raw) { (bytes) throws(I2CError) in
+                let b = UnsafeMutableBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[0..<14])
+                try bus.readRegisters(address: address, register: MPU9250Register.accelXHigh, into: b)
+            }
+        } catch { throw .bus(error) }
+        return withUnsafeBytes(of: &raw) { b in
+            func be(_ i: Int) -> Double { Double(Int16(bitPattern: UInt16(b[i]) << 8 | UInt16(b[i + 1]))) }
+            let accelScale = Units.standardGravity / configuration.accelRange.lsbPerG
+            let gyroScale = Units.radiansPerDegree / configuration.gyroRange.lsbPerDegreePerSecond
+            return ImuSample(
+                accel: Vector3(be(0), be(2), be(4)) * accelScale,
+                gyro: Vector3(be(8), be(10), be(12)) * gyroScale,
+                temperature: be(6) / 333.87 + 21)  // RM9250 §4.23, room-temperature offset 0 LSB at 21 °C
+        }
+    }
+
+    /// Reads the AK8963 (ST1..ST2, 8 bytes; the ST2 read releases the data latch). Returns nil when no new
+    /// sample is ready. The field is returned in the MPU's accel/gyro frame: AK8963 (x, y, z) → (y, x, −z).
+    public mutating func readMagnetometer() throws(SensorError) -> MagSample? {
+        var raw: UInt64 = 0
+        do {
+            try withUnsafeMutableBytes(of: &raw) { (bytes) throws(I2CError) in
+                try bus.readRegisters(address: AK8963Register.address, register: AK8963Register.st1,
+                                      into: bytes.bindMemory(to: UInt8.self))
+            }
+        } catch { throw .bus(error) }
+        let (ready, overflow, field): (Bool, Bool, Vector3) = withUnsafeBytes(of: &raw) { b in
+            func le(_ i: Int) -> Double { Double(Int16(bitPattern: UInt16(b[i + 1]) << 8 | UInt16(b[i]))) }
+            return (b[0] & AK8963Value.st1DataReady != 0,
+                    b[7] & AK8963Value.st2Overflow != 0,
+                    Vector3(le(1), le(3), le(5)))
+        }
+        if !ready { return nil }
+        if overflow { throw .magneticOverflow }
+        let chip = field * magnetometerAdjustment * AK8963Value.microteslaPerLSB16
+        return MagSample(field: Vector3(chip.y, chip.x, -chip.z))
+    }
+
+    /// True when the chip still holds our configuration. A chip that lost power comes back with its reset
+    /// values (INT_PIN_CFG = 0, GYRO_CONFIG = 0), which this detects so the caller can re-initialise it.
+    public mutating func configurationIntact() throws(SensorError) -> Bool {
+        let pin: UInt8
+        let gyro: UInt8
+        do {
+            pin = try bus.readRegister(address: address, register: MPU9250Register.intPinConfig)
+            gyro = try bus.readRegister(address: address, register: MPU9250Register.gyroConfig)
+        } catch { throw .bus(error) }
+        return pin == MPU9250Bits.bypassEnable && gyro == configuration.gyroRange.registerValue
+    }
+
+    private mutating func write(_ register: UInt8, _ value: UInt8) throws(SensorError) {
+        do { try bus.writeRegister(address: address, register: register, value: value) } catch { throw .bus(error) }
+    }
+
+    private mutating func writeMag(_ register: UInt8, _ value: UInt8) throws(SensorError) {
+        do { try bus.writeRegister(address: AK8963Register.address, register: register, value: value) } catch {
+            throw .bus(error)
+        }
+    }
+}

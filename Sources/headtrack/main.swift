@@ -1,0 +1,2 @@
+import Commands
+HeadtrackCommand.main()
