@@ -1,0 +1,186 @@
+import Fusion
+
+/// One row of an `imu-trace v1` file (see shared data/README.md): raw SI samples in the sensor's own axes.
+public struct TraceRecord: Sendable, Equatable {
+    public var t: Double
+    public var accel: Vector3
+    public var gyro: Vector3
+    /// nil when the magnetometer cell is empty (not measured).
+    public var mag: Vector3?
+    /// Ground truth sensor-to-ENU orientation, nil when absent for this row.
+    public var truth: Quaternion?
+    /// Ground truth "this sample counts for the error" flag, nil when the file has no such column.
+    public var moving: Bool?
+    /// Independent-recording id: filter state must be reset when it changes.
+    public var window: Int?
+
+    public init(t: Double, accel: Vector3, gyro: Vector3, mag: Vector3? = nil, truth: Quaternion? = nil,
+                moving: Bool? = nil, window: Int? = nil) {
+        self.t = t; self.accel = accel; self.gyro = gyro; self.mag = mag
+        self.truth = truth; self.moving = moving; self.window = window
+    }
+}
+
+public struct Trace: Sendable {
+    public var metadata: [String: String]
+    public var records: [TraceRecord]
+    public init(metadata: [String: String] = [:], records: [TraceRecord] = []) {
+        self.metadata = metadata; self.records = records
+    }
+    /// Nominal rate from the `rate_hz` metadata, else from the timestamps.
+    public var rateHz: Double? {
+        if let s = metadata["rate_hz"], let r = Double(s), r > 0 { return r }
+        guard records.count > 1, let last = records.last, last.t > records[0].t else { return nil }
+        return Double(records.count - 1) / (last.t - records[0].t)
+    }
+    public var hasMagnetometer: Bool { records.contains { $0.mag != nil } }
+}
+
+public struct TraceError: Error, Equatable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var message: String
+    public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
+}
+
+/// Reader and writer for the `imu-trace v1` CSV format.
+public enum TraceFile {
+    public static let requiredColumns = ["t", "ax", "ay", "az", "gx", "gy", "gz"]
+
+    public static func read(path: String) throws(TraceError) -> Trace {
+        let bytes: [UInt8]
+        do { bytes = try FileIO.read(path) } catch { throw TraceError(file: path, line: 0, message: error.message) }
+        return try parse(bytes, name: path)
+    }
+
+    public static func parse(_ text: String, name: String = "trace") throws(TraceError) -> Trace {
+        try parse(Array(text.utf8), name: name)
+    }
+
+    public static func parse(_ bytes: [UInt8], name: String) throws(TraceError) -> Trace {
+        var trace = Trace()
+        var columns: [String: Int] = [:]
+        var lineNumber = 0
+        var start = 0
+        var sawFormat = false
+        let count = bytes.count
+        trace.records.reserveCapacity(count / 60)
+        var cells: [Substring] = []
+        while start < count {
+            var end = start
+            while end < count && bytes[end] != 0x0A { end += 1 }
+            lineNumber += 1
+            var lineEnd = end
+            if lineEnd > start && bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+            let line = String(decoding: bytes[start..<lineEnd], as: UTF8.self)
+            start = end + 1
+            if line.isEmpty { continue }
+            if line.hasPrefix("#") {
+                let body = line.dropFirst().drop { $0 == " " }
+                if let colon = body.firstIndex(of: ":") {
+                    let key = String(body[..<colon])
+                    let value = String(body[body.index(after: colon)...].drop { $0 == " " })
+                    trace.metadata[key] = value
+                    if key == "format" {
+                        sawFormat = true
+                        if !value.hasPrefix("imu-trace v1") {
+                            throw TraceError(file: name, line: lineNumber, message: "unsupported format '\(value)', expected 'imu-trace v1'")
+                        }
+                    }
+                }
+                continue
+            }
+            if columns.isEmpty {
+                let names = line.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmed }
+                for (i, n) in names.enumerated() { columns[String(n)] = i }
+                for c in requiredColumns where columns[c] == nil {
+                    throw TraceError(file: name, line: lineNumber,
+                                     message: "header lacks column '\(c)'; expected t,ax,ay,az,gx,gy,gz[,mx,my,mz][,qw,qx,qy,qz,moving][,window]")
+                }
+                continue
+            }
+            cells.removeAll(keepingCapacity: true)
+            cells.append(contentsOf: line.split(separator: ",", omittingEmptySubsequences: false))
+            func number(_ column: String, required: Bool) throws(TraceError) -> Double? {
+                guard let i = columns[column] else { return nil }
+                guard i < cells.count else {
+                    throw TraceError(file: name, line: lineNumber, message: "row has \(cells.count) cells, the header has \(columns.count)")
+                }
+                let cell = cells[i].trimmed
+                if cell.isEmpty {
+                    if required { throw TraceError(file: name, line: lineNumber, message: "empty '\(column)' cell") }
+                    return nil
+                }
+                guard let v = Double(String(cell)), v.isFinite else {
+                    throw TraceError(file: name, line: lineNumber, message: "'\(cell)' in column '\(column)' is not a number")
+                }
+                return v
+            }
+            func vector(_ a: String, _ b: String, _ c: String, required: Bool) throws(TraceError) -> Vector3? {
+                let x = try number(a, required: required), y = try number(b, required: required), z = try number(c, required: required)
+                guard let x, let y, let z else { return nil }
+                return Vector3(x, y, z)
+            }
+            let t = try number("t", required: true)!
+            var record = TraceRecord(t: t, accel: try vector("ax", "ay", "az", required: true)!,
+                                     gyro: try vector("gx", "gy", "gz", required: true)!)
+            record.mag = try vector("mx", "my", "mz", required: false)
+            if let w = try number("qw", required: false), let v = try vector("qx", "qy", "qz", required: false) {
+                record.truth = Quaternion(w: w, x: v.x, y: v.y, z: v.z)
+            }
+            if let m = try number("moving", required: false) { record.moving = m != 0 }
+            if let w = try number("window", required: false) { record.window = Int(w) }
+            if let previous = trace.records.last, record.t < previous.t, record.window == previous.window {
+                throw TraceError(file: name, line: lineNumber, message: "time goes backwards (\(record.t) after \(previous.t))")
+            }
+            trace.records.append(record)
+        }
+        if columns.isEmpty {
+            throw TraceError(file: name, line: 0, message: sawFormat ? "no header row" : "empty or not an imu-trace v1 file")
+        }
+        return trace
+    }
+
+    /// The header block and column row for a recording.
+    public static func header(metadata: [(String, String)], withMagnetometer: Bool) -> String {
+        var s = "# format: imu-trace v1\n"
+        for (k, v) in metadata { s += "# \(k): \(v)\n" }
+        s += withMagnetometer ? "t,ax,ay,az,gx,gy,gz,mx,my,mz\n" : "t,ax,ay,az,gx,gy,gz\n"
+        return s
+    }
+
+    /// One data row.
+    public static func row(t: Double, accel: Vector3, gyro: Vector3, mag: Vector3?) -> String {
+        var s = "\(fixed(t, 6)),\(fixed(accel.x, 5)),\(fixed(accel.y, 5)),\(fixed(accel.z, 5)),"
+        s += "\(fixed(gyro.x, 6)),\(fixed(gyro.y, 6)),\(fixed(gyro.z, 6))"
+        if let m = mag { s += ",\(fixed(m.x, 3)),\(fixed(m.y, 3)),\(fixed(m.z, 3))" } else { s += ",,," }
+        return s + "\n"
+    }
+}
+
+extension StringProtocol {
+    var trimmed: Substring {
+        var s = self[...]
+        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
+        return Substring(s)
+    }
+}
+
+/// Fixed-point decimal formatting without Foundation ("%.3f").
+public func fixed(_ value: Double, _ digits: Int) -> String {
+    guard value.isFinite else { return value.isNaN ? "nan" : (value > 0 ? "inf" : "-inf") }
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let negative = value < 0
+    let scaled = (abs(value) * scale).rounded()
+    if scaled >= 9.0e18 { return String(value) }
+    let n = UInt64(scaled)
+    let p = UInt64(scale)
+    var integer = String(n / p)
+    if negative && n != 0 { integer = "-" + integer }
+    if digits == 0 { return integer }
+    var fraction = String(n % p)
+    while fraction.count < digits { fraction = "0" + fraction }
+    return integer + "." + fraction
+}
