@@ -1,1 +1,0 @@
-public enum HeadtrackCommand { public static func main() {} }

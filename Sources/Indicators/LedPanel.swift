@@ -1,0 +1,83 @@
+import Fusion
+
+/// The LEDs of the headset, by role. Raw values are bit positions in `LedPanel.mask` and the order of the
+/// pins in the config.
+public enum Led: Int, Sendable, CaseIterable {
+    case nod = 0, shake, north, up, down, left, right, status
+    public var name: String { String(describing: self) }
+}
+
+/// Turns gestures, heading and health into LED states over time. Pure: time comes in as an argument.
+public struct LedPanel: Sendable {
+    public struct Settings: Sendable, Equatable {
+        /// How long a gesture LED stays on after its gesture (s).
+        public var gestureOnTime: Double = 0.4
+        /// North LED sector half-width (degrees) ...
+        public var northHalfWidth: Double = 22.5
+        /// ... with this much hysteresis (degrees) so it does not flicker at the edge.
+        public var northHysteresis: Double = 3
+        /// Healthy heartbeat: on for `heartbeatOn` once every `heartbeatPeriod` seconds.
+        public var heartbeatPeriod: Double = 1.0
+        public var heartbeatOn: Double = 0.1
+        /// Fault: blink at 5 Hz (0.1 s on, 0.1 s off).
+        public var faultPeriod: Double = 0.2
+        public init() {}
+        public static let `default` = Settings()
+    }
+
+    public let settings: Settings
+    private var gestureUntil: (Double, Double, Double, Double, Double, Double) =
+        (-.infinity, -.infinity, -.infinity, -.infinity, -.infinity, -.infinity)
+    public private(set) var northOn = false
+
+    public init(settings: Settings = .default) { self.settings = settings }
+
+    public mutating func show(_ event: GestureLedEvent, at t: Double) {
+        let until = t + settings.gestureOnTime
+        switch event {
+        case .nod: gestureUntil.0 = until
+        case .shake: gestureUntil.1 = until
+        case .up: gestureUntil.2 = until
+        case .down: gestureUntil.3 = until
+        case .left: gestureUntil.4 = until
+        case .right: gestureUntil.5 = until
+        }
+    }
+
+    /// The LED bit mask at time `t`.
+    public mutating func mask(at t: Double, heading: DisplayedHeading, fault: Bool) -> UInt64 {
+        var m: UInt64 = 0
+        func set(_ led: Led, _ on: Bool) { if on { m |= 1 << UInt64(led.rawValue) } }
+        set(.nod, t < gestureUntil.0)
+        set(.shake, t < gestureUntil.1)
+        set(.up, t < gestureUntil.2)
+        set(.down, t < gestureUntil.3)
+        set(.left, t < gestureUntil.4)
+        set(.right, t < gestureUntil.5)
+        if heading.hasValue && heading.isLive {
+            let offNorth = abs(shortestDegrees(from: 0, to: heading.degrees))
+            if northOn {
+                if offNorth > settings.northHalfWidth + settings.northHysteresis { northOn = false }
+            } else if offNorth < settings.northHalfWidth - settings.northHysteresis {
+                northOn = true
+            }
+        } else {
+            northOn = false
+        }
+        set(.north, northOn)
+        let phase: Double
+        if fault {
+            phase = t.truncatingRemainder(dividingBy: settings.faultPeriod)
+            set(.status, phase < settings.faultPeriod / 2)
+        } else {
+            phase = t.truncatingRemainder(dividingBy: settings.heartbeatPeriod)
+            set(.status, phase < settings.heartbeatOn)
+        }
+        return m
+    }
+}
+
+/// Gesture kinds as the LED panel knows them (Indicators does not import Gestures).
+public enum GestureLedEvent: String, Sendable, CaseIterable {
+    case nod, shake, up, down, left, right
+}
