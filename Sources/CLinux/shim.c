@@ -68,3 +68,21 @@ uint64_t ht_heap_in_use_bytes(void) {
     struct mallinfo2 info = mallinfo2();
     return (uint64_t)info.uordblks;
 }
+
+#include <signal.h>
+
+static volatile sig_atomic_t stop_signal = 0;
+
+static void ht_on_stop(int signo) { stop_signal = signo; }
+
+void ht_install_stop_handlers(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = ht_on_stop;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGTERM, &action, NULL);
+}
+
+int ht_stop_requested(void) { return (int)stop_signal; }
+void ht_clear_stop(void) { stop_signal = 0; }

@@ -13,6 +13,10 @@ public struct DisplayedHeading: Sendable, Equatable {
     public var isLive: Bool
     /// False until the first valid heading arrived.
     public var hasValue: Bool
+
+    public init(degrees: Double, isLive: Bool, hasValue: Bool) {
+        self.degrees = degrees; self.isLive = isLive; self.hasValue = hasValue
+    }
 }
 
 /// Smooths the compass heading for display, on the circle: it always moves the short way across 0°/360°

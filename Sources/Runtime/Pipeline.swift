@@ -1,0 +1,91 @@
+import Fusion
+import Gestures
+import Indicators
+import Sensors
+
+/// Every algorithm stage, wired in order: mount → attitude filter → compass → (60 Hz) smoother → LEDs, and
+/// attitude + gyro → gesture detector → LEDs. A value type with no I/O: the loop, a replay and a test all
+/// drive it the same way, with time as an argument.
+public struct Pipeline: Sendable {
+    public struct Settings: Sendable {
+        public var mount: Mount = .identity
+        public var filter = AttitudeFilter.Settings()
+        public var compass = TiltCompensatedCompass.Settings()
+        public var smoother = HeadingSmoother.Settings()
+        public var gestures = GestureDetector.Settings()
+        public var leds = LedPanel.Settings()
+        public init() {}
+    }
+
+    public let settings: Settings
+    public private(set) var filter: AttitudeFilter
+    public let compass: TiltCompensatedCompass
+    public private(set) var smoother: HeadingSmoother
+    public private(set) var detector: GestureDetector
+    public private(set) var panel: LedPanel
+    public private(set) var heading = HeadingReading(degrees: 0, validity: .noMagnetometer)
+    public private(set) var displayed = DisplayedHeading(degrees: 0, isLive: false, hasValue: false)
+    public private(set) var lastSampleTime = -Double.infinity
+    public private(set) var hasMagnetometer = false
+    /// Latest head-frame sample (for views and plots).
+    public private(set) var headGyro = Vector3.zero
+
+    public init(settings: Settings = Settings()) {
+        self.settings = settings
+        filter = AttitudeFilter(settings: settings.filter)
+        compass = TiltCompensatedCompass(settings: settings.compass)
+        smoother = HeadingSmoother(settings: settings.smoother)
+        detector = GestureDetector(settings: settings.gestures)
+        panel = LedPanel(settings: settings.leds)
+    }
+
+    /// The attitude of the head (head → ENU).
+    public var attitude: Quaternion { filter.attitude }
+
+    /// One IMU sample in the sensor frame (SI units) at time `t`; `mag` only when a new one arrived.
+    /// Returns the gesture it completed, if any.
+    public mutating func processIMU(t: Double, accel: Vector3, gyro: Vector3, mag: Vector3?) -> GestureEvent? {
+        let dt = lastSampleTime.isFinite ? t - lastSampleTime : 0
+        lastSampleTime = t
+        let a = settings.mount.apply(accel)
+        let g = settings.mount.apply(gyro)
+        var m: Vector3? = nil
+        if let raw = mag {
+            m = settings.mount.apply(raw)
+            hasMagnetometer = true
+        }
+        headGyro = g
+        filter.update(gyro: g, accel: a, mag: m, dt: dt)
+        guard filter.isInitialized else { return nil }
+        heading = compass.heading(attitude: filter.attitude,
+                                  magnetometerTrusted: filter.hasHeadingReference && !filter.isMagneticallyDisturbed,
+                                  hasMagnetometer: hasMagnetometer)
+        let event = detector.update(t: t, gyro: g - filter.gyroBias, attitude: filter.attitude)
+        if let e = event { panel.show(GestureLedEvent(e), at: t) }
+        return event
+    }
+
+    /// One display tick (60 Hz): smooth the heading and compute the LED mask.
+    public mutating func displayTick(t: Double, dt: Double, fault: Bool) -> UInt64 {
+        displayed = smoother.step(raw: heading, dt: dt)
+        return panel.mask(at: t, heading: displayed, fault: fault)
+    }
+
+    /// Forgets all state (a new recording window, or the chip came back from a reset with a new orientation).
+    public mutating func reset() {
+        self = Pipeline(settings: settings)
+    }
+}
+
+extension GestureLedEvent {
+    init(_ e: GestureEvent) {
+        switch e {
+        case .nod: self = .nod
+        case .shake: self = .shake
+        case .up: self = .up
+        case .down: self = .down
+        case .left: self = .left
+        case .right: self = .right
+        }
+    }
+}

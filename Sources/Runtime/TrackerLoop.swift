@@ -1,0 +1,157 @@
+import Fusion
+import Gestures
+import Hardware
+import Sensors
+
+/// Rates of the loop's stages, in Hz.
+public struct LoopRates: Sendable, Equatable {
+    public var imuHz: Double = 200
+    public var magHz: Double = 100
+    public var displayHz: Double = 60
+    /// Read-back of the chip's configuration, to notice a chip that lost power and came back reset.
+    public var healthCheckHz: Double = 10
+    public init() {}
+}
+
+/// What the loop reports to its observer. Plain values: reporting allocates nothing.
+public enum LoopEvent {
+    case imu(t: Double, sample: ImuSample, mag: Vector3?)
+    case gesture(t: Double, event: GestureEvent)
+    case display(t: Double, leds: UInt64)
+    case fault(t: Double, error: SensorError)
+    case reinitialized(t: Double)
+}
+
+/// The fixed-rate loop: sleeps to absolute deadlines on one multi-rate schedule and runs, at each, the stages
+/// that are due: magnetometer read (100 Hz), IMU read + fusion + gestures (200 Hz), display + LEDs (60 Hz),
+/// chip health check (10 Hz). Samples are stamped with their scheduled time, not the wake-up time, so
+/// scheduling jitter never reaches the filter. Generic over bus, lines and clock: the same code runs on the
+/// board and on the simulated board, with no existential dispatch per sample.
+public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock> {
+    public var driver: MPU9250<Bus>
+    public var lines: Lines
+    public var clock: Clock
+    public var pipeline: Pipeline
+    public let rates: LoopRates
+    public private(set) var faults = FaultCounters()
+    public private(set) var imuSamples: Int64 = 0
+    public private(set) var schedule: MultiRateSchedule
+    /// Seconds a fault keeps the status LED in its fault pattern, so even a one-sample glitch is seen.
+    public var faultHold = 0.5
+    private var lastFaultTime = -Double.infinity
+    private var checkConfigurationNow = false
+    private var pendingMag: Vector3? = nil
+    private var lastDisplay = -Double.infinity
+    private var origin: Nanoseconds = 0
+
+    public init(driver: MPU9250<Bus>, lines: Lines, clock: Clock, pipeline: Pipeline, rates: LoopRates = LoopRates()) {
+        self.driver = driver
+        self.lines = lines
+        self.clock = clock
+        self.pipeline = pipeline
+        self.rates = rates
+        schedule = MultiRateSchedule(periods: [], origin: 0)
+    }
+
+    public func faultActive(at t: Double) -> Bool { t - lastFaultTime < faultHold }
+
+    /// Brings the sensors up (blocking set-up waits are fine here, before the loop starts).
+    public mutating func start() throws(SensorError) {
+        var c = clock
+        try driver.initialize(delay: { s in c.sleep(until: c.now() + Nanoseconds(s * 1e9)) })
+    }
+
+    /// Runs until `duration` seconds have passed (nil: forever) or `shouldStop` returns true.
+    public mutating func run(duration: Double?, shouldStop: () -> Bool, observer: (LoopEvent) -> Void) {
+        origin = clock.now()
+        func period(_ hz: Double) -> Nanoseconds { Nanoseconds((1e9 / hz).rounded()) }
+        schedule = MultiRateSchedule(
+            periods: [period(rates.imuHz), period(driver.hasMagnetometer ? rates.magHz : 1e-3),
+                      period(rates.displayHz), period(rates.healthCheckHz)],
+            origin: origin)
+        let end = duration.map { origin + Nanoseconds($0 * 1e9) } ?? Nanoseconds.max
+        var due: (Nanoseconds, Nanoseconds, Nanoseconds, Nanoseconds) = (0, 0, 0, 0)
+        while !shouldStop() {
+            let deadline = schedule.nextDeadline
+            if deadline >= end { break }
+            clock.sleep(until: deadline)
+            let fired = schedule.fire(now: clock.now(), dueTimes: &due)
+            if fired & 0b1000 != 0 { healthCheck(t: seconds(due.3), observer: observer) }
+            if fired & 0b0010 != 0 && driver.hasMagnetometer { readMagnetometer(t: seconds(due.1), observer: observer) }
+            if fired & 0b0001 != 0 { readIMU(t: seconds(due.0), observer: observer) }
+            if fired & 0b0100 != 0 { display(t: seconds(due.2), observer: observer) }
+        }
+        faults.overruns = Int(schedule.stages.reduce(0) { $0 + $1.skipped })
+    }
+
+    /// Turns every LED off (on exit).
+    public mutating func ledsOff() { try? lines.set(0) }
+
+    private func seconds(_ ns: Nanoseconds) -> Double { Double(ns - origin) * 1e-9 }
+
+    // MARK: Stages
+
+    private mutating func readIMU(t: Double, observer: (LoopEvent) -> Void) {
+        let sample: ImuSample
+        do {
+            sample = try driver.readIMU()
+        } catch {
+            fault(error, t: t, observer: observer)
+            return
+        }
+        // An all-zero or non-finite block is not a measurement (a chip mid-reset, or a bus returning zeros).
+        let accelNorm = sample.accel.length
+        guard sample.accel.isFinite, sample.gyro.isFinite, accelNorm > 0.05 * Units.standardGravity else {
+            fault(.implausibleData("accelerometer reads \(accelNorm) m/s²"), t: t, observer: observer)
+            return
+        }
+        if checkConfigurationNow { healthCheck(t: t, observer: observer) }
+        imuSamples += 1
+        let mag = pendingMag
+        pendingMag = nil
+        observer(.imu(t: t, sample: sample, mag: mag))
+        if let event = pipeline.processIMU(t: t, accel: sample.accel, gyro: sample.gyro, mag: mag) {
+            observer(.gesture(t: t, event: event))
+        }
+    }
+
+    private mutating func readMagnetometer(t: Double, observer: (LoopEvent) -> Void) {
+        do {
+            if let m = try driver.readMagnetometer() { pendingMag = m.field }
+        } catch {
+            fault(error, t: t, observer: observer)
+        }
+    }
+
+    private mutating func display(t: Double, observer: (LoopEvent) -> Void) {
+        let dt = lastDisplay.isFinite ? t - lastDisplay : 1 / rates.displayHz
+        lastDisplay = t
+        let mask = pipeline.displayTick(t: t, dt: dt, fault: faultActive(at: t))
+        do { try lines.set(mask) } catch { /* an LED write failure must not stop tracking */ }
+        observer(.display(t: t, leds: mask))
+    }
+
+    /// Reads back configuration; a chip that lost power is re-initialised without a reset pulse (it has just
+    /// been reset), so recovery takes milliseconds, not the 100 ms start-up wait.
+    private mutating func healthCheck(t: Double, observer: (LoopEvent) -> Void) {
+        checkConfigurationNow = false
+        do {
+            if try driver.configurationIntact() { return }
+            faults.chipResets += 1
+            lastFaultTime = t
+            var c = clock
+            try driver.initialize(delay: { s in c.sleep(until: c.now() + Nanoseconds(min(s, 0.002) * 1e9)) })
+            pipeline.reset()
+            observer(.reinitialized(t: t))
+        } catch {
+            fault(error, t: t, observer: observer)
+        }
+    }
+
+    private mutating func fault(_ error: SensorError, t: Double, observer: (LoopEvent) -> Void) {
+        faults.count(error)
+        lastFaultTime = t
+        checkConfigurationNow = true
+        observer(.fault(t: t, error: error))
+    }
+}

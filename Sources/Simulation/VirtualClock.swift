@@ -1,0 +1,37 @@
+import Hardware
+
+/// Simulated time. `sleep(until:)` jumps straight to the deadline, so a 20 s story runs in milliseconds;
+/// with `speed` set, it also waits real time (deadline / speed) so a person can watch.
+/// A class because the simulated bus and GPIO read the same time the loop advances.
+public final class VirtualClock: MonotonicClock {
+    public private(set) var nanoseconds: Nanoseconds
+    /// nil: as fast as possible; N: N× real time.
+    public var speed: Double?
+    private var real = LinuxMonotonicClock()
+    private var realStart: Nanoseconds = 0
+    private var simulatedStart: Nanoseconds = 0
+
+    public init(start: Nanoseconds = 0, speed: Double? = nil) {
+        nanoseconds = start
+        self.speed = speed
+        realStart = real.now()
+        simulatedStart = start
+    }
+
+    public var seconds: Double { Double(nanoseconds) * 1e-9 }
+
+    public func now() -> Nanoseconds { nanoseconds }
+
+    public func sleep(until deadline: Nanoseconds) {
+        if deadline > nanoseconds { nanoseconds = deadline }
+        if let s = speed, s > 0 {
+            let realDeadline = realStart + Nanoseconds(Double(deadline - simulatedStart) / s)
+            real.sleep(until: realDeadline)
+        }
+    }
+
+    /// Moves time forward by `seconds` (used by drivers' set-up delays).
+    public func advance(seconds: Double) {
+        sleep(until: nanoseconds + Nanoseconds(seconds * 1e9))
+    }
+}
