@@ -9,6 +9,11 @@ public enum HeadtrackCommand {
     /// Every subcommand, in the order `--help` lists them. Adding a command = one file + one line here.
     public static var commands: [any Command.Type] {
         [
+            DemoCommand.self,
+            RunCommand.self,
+            ProbeCommand.self,
+            RecordCommand.self,
+            ReplayCommand.self,
         ]
     }
 

@@ -62,7 +62,7 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
     }
 
     /// Runs until `duration` seconds have passed (nil: forever) or `shouldStop` returns true.
-    public mutating func run(duration: Double?, shouldStop: () -> Bool, observer: (LoopEvent) -> Void) {
+    public mutating func run(duration: Double?, shouldStop: () -> Bool, observer: (LoopEvent, Pipeline) -> Void) {
         origin = clock.now()
         func period(_ hz: Double) -> Nanoseconds { Nanoseconds((1e9 / hz).rounded()) }
         schedule = MultiRateSchedule(
@@ -91,7 +91,7 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
 
     // MARK: Stages
 
-    private mutating func readIMU(t: Double, observer: (LoopEvent) -> Void) {
+    private mutating func readIMU(t: Double, observer: (LoopEvent, Pipeline) -> Void) {
         let sample: ImuSample
         do {
             sample = try driver.readIMU()
@@ -109,13 +109,13 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
         imuSamples += 1
         let mag = pendingMag
         pendingMag = nil
-        observer(.imu(t: t, sample: sample, mag: mag))
+        observer(.imu(t: t, sample: sample, mag: mag), pipeline)
         if let event = pipeline.processIMU(t: t, accel: sample.accel, gyro: sample.gyro, mag: mag) {
-            observer(.gesture(t: t, event: event))
+            observer(.gesture(t: t, event: event), pipeline)
         }
     }
 
-    private mutating func readMagnetometer(t: Double, observer: (LoopEvent) -> Void) {
+    private mutating func readMagnetometer(t: Double, observer: (LoopEvent, Pipeline) -> Void) {
         do {
             if let m = try driver.readMagnetometer() { pendingMag = m.field }
         } catch {
@@ -123,17 +123,17 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
         }
     }
 
-    private mutating func display(t: Double, observer: (LoopEvent) -> Void) {
+    private mutating func display(t: Double, observer: (LoopEvent, Pipeline) -> Void) {
         let dt = lastDisplay.isFinite ? t - lastDisplay : 1 / rates.displayHz
         lastDisplay = t
         let mask = pipeline.displayTick(t: t, dt: dt, fault: faultActive(at: t))
         do { try lines.set(mask) } catch { /* an LED write failure must not stop tracking */ }
-        observer(.display(t: t, leds: mask))
+        observer(.display(t: t, leds: mask), pipeline)
     }
 
     /// Reads back configuration; a chip that lost power is re-initialised without a reset pulse (it has just
     /// been reset), so recovery takes milliseconds, not the 100 ms start-up wait.
-    private mutating func healthCheck(t: Double, observer: (LoopEvent) -> Void) {
+    private mutating func healthCheck(t: Double, observer: (LoopEvent, Pipeline) -> Void) {
         checkConfigurationNow = false
         do {
             if try driver.configurationIntact() { return }
@@ -142,16 +142,16 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
             var c = clock
             try driver.initialize(delay: { s in c.sleep(until: c.now() + Nanoseconds(min(s, 0.002) * 1e9)) })
             pipeline.reset()
-            observer(.reinitialized(t: t))
+            observer(.reinitialized(t: t), pipeline)
         } catch {
             fault(error, t: t, observer: observer)
         }
     }
 
-    private mutating func fault(_ error: SensorError, t: Double, observer: (LoopEvent) -> Void) {
+    private mutating func fault(_ error: SensorError, t: Double, observer: (LoopEvent, Pipeline) -> Void) {
         faults.count(error)
         lastFaultTime = t
         checkConfigurationNow = true
-        observer(.fault(t: t, error: error))
+        observer(.fault(t: t, error: error), pipeline)
     }
 }

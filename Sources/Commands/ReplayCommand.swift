@@ -1,0 +1,84 @@
+import Fusion
+import Gestures
+import Runtime
+import Sensors
+
+/// `headtrack replay`: the pipeline over a recorded trace, as fast as it can.
+struct ReplayCommand: Command {
+    static let name = "replay"
+    static let summary = "run the pipeline over a recorded trace; write events, attitude and a plot"
+    static let help = """
+        usage: headtrack replay TRACE [--mount F,L,U] [--events OUT.csv] [--attitude OUT.csv] [--plot OUT.svg]
+
+        Runs fusion, heading smoothing and gesture detection over an imu-trace v1 file with its own
+        timestamps, as fast as possible, and prints the detected gestures.
+
+        options:
+          --mount F,L,U     sensor axes that point forward, left and up, e.g. --mount=-x,z,y for a sensor
+                            worn X back, Y up, Z left (default x,y,z)
+          --events FILE     write t,event rows (event: nod, shake, up, down, left, right)
+          --attitude FILE   write t,qw,qx,qy,qz,heading_deg,smoothed_heading_deg per sample; the quaternion
+                            rotates sensor-frame vectors into ENU, like the trace truth columns
+          --plot FILE       draw heading, attitude, rates, gestures and LEDs as an SVG picture
+        """
+
+    static func run(_ arguments: inout Arguments) throws -> Int32 {
+        var settings = Pipeline.Settings()
+        if let m = try arguments.option("mount") {
+            do { settings.mount = try Mount(parsing: m) } catch { throw CommandError(error.description, status: 2) }
+        }
+        let eventsPath = try arguments.option("events")
+        let attitudePath = try arguments.option("attitude")
+        let plotPath = try arguments.option("plot")
+        let paths = try arguments.positionals()
+        guard paths.count == 1 else {
+            throw CommandError(paths.isEmpty ? "give one trace file (see headtrack replay --help)" : "give exactly one trace file", status: 2)
+        }
+        let trace: Trace
+        do { trace = try TraceFile.read(path: paths[0]) } catch { throw CommandError(error.description) }
+
+        let events = try eventsPath.map { p throws in try open(p) }
+        let attitude = try attitudePath.map { p throws in try open(p) }
+        try events?.write("t,event\n")
+        try attitude?.write("t,qw,qx,qy,qz,heading_deg,smoothed_heading_deg\n")
+        let sensorToHead = Quaternion(rotationRows: settings.mount.forward, settings.mount.left, settings.mount.up)
+        var counts: [String: Int] = [:]
+        var recorder = PlotRecorder()
+        var failure: Error? = nil
+        Replay.run(trace, settings: settings) { event in
+            guard failure == nil else { return }
+            do {
+                switch event {
+                case let .gesture(t, e):
+                    counts[e.rawValue, default: 0] += 1
+                    Console.out("t=\(fixed(t, 2))s \(e.rawValue)")
+                    try events?.write("\(fixed(t, 4)),\(e.rawValue)\n")
+                    recorder.gesture(t: t, event: e)
+                case let .sample(_, t, pipeline):
+                    guard let file = attitude, pipeline.filter.isInitialized else { return }
+                    let q = pipeline.attitude * sensorToHead
+                    let h = pipeline.heading
+                    let d = pipeline.displayed
+                    try file.write("\(fixed(t, 6)),\(fixed(q.w, 7)),\(fixed(q.x, 7)),\(fixed(q.y, 7)),\(fixed(q.z, 7)),"
+                        + "\(h.isValid ? fixed(h.degrees, 3) : ""),\(d.hasValue ? fixed(d.degrees, 3) : "")\n")
+                case let .display(t, leds, pipeline):
+                    recorder.display(t: t, leds: leds, pipeline: pipeline)
+                }
+            } catch { failure = error }
+        }
+        if let f = failure { throw CommandError("\(f)") }
+        try events?.close()
+        try attitude?.close()
+        let summary = GestureEvent.allCases.compactMap { e in counts[e.rawValue].map { "\(e.rawValue) \($0)" } }
+        Console.out("\(trace.records.count) samples; gestures: \(summary.isEmpty ? "none" : summary.joined(separator: ", "))")
+        if let p = plotPath {
+            try recorder.write(to: p, title: "headtrack replay \(paths[0])", truth: [])
+            Console.out("plot written to \(p)")
+        }
+        return 0
+    }
+
+    static func open(_ path: String) throws -> BufferedFileWriter {
+        do { return try BufferedFileWriter(path: path) } catch { throw CommandError(error.description) }
+    }
+}

@@ -1,0 +1,87 @@
+import CLinux
+import Hardware
+import Runtime
+import Sensors
+
+/// `headtrack run`: the pipeline on real hardware until SIGINT/SIGTERM.
+struct RunCommand: Command {
+    static let name = "run"
+    static let summary = "track the head on real hardware and drive the LEDs (until Ctrl-C / SIGTERM)"
+    static let help = """
+        usage: headtrack run [--i2c DEV] [--gpio-chip CHIP] [--config FILE] [--duration S] [--quiet]
+
+        Reads the IMU and magnetometer over I²C, fuses attitude and heading, detects gestures and drives the
+        LEDs through the GPIO character device. SIGINT or SIGTERM end it cleanly with every LED off.
+        A fault summary is logged every minute and at exit.
+
+        options:
+          --i2c DEV         I²C bus device (default from the config, else /dev/i2c-1)
+          --gpio-chip CHIP  GPIO chip path or label, e.g. /dev/gpiochip0, pinctrl-rp1, pinctrl-bcm2711
+          --config FILE     JSON config (default /etc/headtrack/config.json when it exists)
+          --duration S      stop after S seconds (default: run until stopped)
+          --quiet           print only faults and the summary
+        """
+
+    static func run(_ arguments: inout Arguments) throws -> Int32 {
+        var config = try HardwareSession.loadConfig(try arguments.option("config"))
+        if let d = try arguments.option("i2c") { config.i2cDevice = d }
+        if let c = try arguments.option("gpio-chip") { config.gpioChip = c }
+        let duration = try arguments.double("duration")
+        let quiet = arguments.flag("quiet")
+        try arguments.finish()
+
+        var bus = try HardwareSession.openBus(config.i2cDevice)
+        let address = try HardwareSession.findIMU(&bus, config: config)
+        var driverConfig = MPU9250<LinuxI2CBus>.Configuration()
+        driverConfig.sampleRateHz = config.rates.imuHz
+        driverConfig.useMagnetometer = config.magnetometer != "none"
+        let driver = MPU9250(bus: bus, address: address, configuration: driverConfig)
+        let lines: LinuxGPIOLines
+        do {
+            lines = try LinuxGPIOLines(chip: config.gpioChip, offsets: config.ledLines, activeLow: config.activeLow)
+        } catch { throw CommandError(error.description) }
+
+        ht_install_stop_handlers()
+        var loop = TrackerLoop(driver: driver, lines: lines, clock: LinuxMonotonicClock(),
+                               pipeline: Pipeline(settings: config.pipelineSettings), rates: config.rates)
+        do { try loop.start() } catch {
+            try? lines.set(0)
+            throw CommandError(error.description)
+        }
+        Console.out("headtrack: \(loop.driver.chipName) at \(hex(address)) on \(config.i2cDevice)"
+            + (loop.driver.hasMagnetometer ? " with AK8963" : " without magnetometer")
+            + ", LEDs on \(lines.chipPath) (\(lines.chipLabel)) lines \(config.ledLines.map(String.init).joined(separator: ","))")
+        SystemdNotify.ready(status: "tracking with \(loop.driver.chipName)")
+        var nextSummary = 60.0
+        var samples = 0
+        var faults = 0
+        var nextWatchdog = 0.0
+        let watchdogInterval = SystemdNotify.watchdogInterval
+        loop.run(duration: duration, shouldStop: { ht_stop_requested() != 0 }) { event, _ in
+            switch event {
+            case let .gesture(t, e):
+                if !quiet { Console.out("t=\(fixed(t, 2))s gesture: \(e.rawValue)") }
+            case .imu:
+                samples += 1
+            case let .fault(t, error):
+                faults += 1
+                Console.err("t=\(fixed(t, 2))s fault: \(error)")
+            case let .reinitialized(t):
+                Console.err("t=\(fixed(t, 2))s the IMU had lost its configuration (power glitch?): re-initialised")
+            case let .display(t, _):
+                if let w = watchdogInterval, t >= nextWatchdog {
+                    nextWatchdog = t + w
+                    SystemdNotify.watchdog()
+                }
+                if t >= nextSummary {
+                    nextSummary += 60
+                    Console.out("t=\(fixed(t, 0))s summary: \(samples) IMU samples, \(faults) faults in total")
+                }
+            }
+        }
+        loop.ledsOff()
+        SystemdNotify.stopping()
+        Console.out("headtrack: stopped; \(loop.imuSamples) IMU samples; \(loop.faults.summary)")
+        return 0
+    }
+}

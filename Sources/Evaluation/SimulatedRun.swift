@@ -1,0 +1,91 @@
+import Fusion
+import Gestures
+import Hardware
+import Runtime
+import Sensors
+import Simulation
+
+/// Runs the real loop (driver, pipeline, LEDs) on a simulated board through a motion script.
+public struct SimulatedRun {
+    public struct Result {
+        public var detections: [(t: Double, event: GestureEvent)] = []
+        public var faults = FaultCounters()
+        public var imuSamples: Int64 = 0
+        public var reinitializations = 0
+        public var check: ScriptedGestureCheck
+        public var board: SimulatedBoard
+    }
+
+    public var script: MotionScript
+    public var config: Config
+    public var sensor = SensorModel()
+    /// nil: as fast as possible; N: N× real time.
+    public var speed: Double? = nil
+    /// Extra simulated time after the script ends (s), so a late detection is still seen.
+    public var tail = 1.0
+
+    public init(script: MotionScript = .demoStory, config: Config = Config()) {
+        self.script = script
+        self.config = config
+    }
+
+    /// Builds the board, brings the sensors up and runs the loop; `prepare` may add faults to the board first.
+    public func run(prepare: (SimulatedBoard) -> Void = { _ in },
+                    shouldStop: () -> Bool = { false },
+                    observer: (LoopEvent, Pipeline) -> Void = { _, _ in }) throws(SensorError) -> Result {
+        let board = SimulatedBoard(motion: script, sensor: sensor, speed: speed)
+        prepare(board)
+        var driverConfig = MPU9250<SimulatedI2CBus>.Configuration()
+        driverConfig.sampleRateHz = config.rates.imuHz
+        let driver = MPU9250(bus: board.bus, address: 0x68, configuration: driverConfig)
+        var loop = TrackerLoop(driver: driver, lines: board.leds, clock: board.clock,
+                               pipeline: Pipeline(settings: config.pipelineSettings), rates: config.rates)
+        try loop.start()
+        var result = Result(check: ScriptedGestureCheck(script: script), board: board)
+        let start = board.clock.seconds
+        loop.run(duration: script.duration + tail - start, shouldStop: shouldStop) { event, pipeline in
+            switch event {
+            case let .gesture(t, e): result.detections.append((t + start, e))
+            case .reinitialized: result.reinitializations += 1
+            default: break
+            }
+            observer(event, pipeline)
+        }
+        loop.ledsOff()
+        result.faults = loop.faults
+        result.imuSamples = loop.imuSamples
+        result.check.score(result.detections)
+        return result
+    }
+}
+
+/// Compares detections with the gestures a motion script performed: each scripted gesture must be detected
+/// inside [start − 0.3 s, end + 1.0 s] (the scoring window of the shared recordings); any other detection is
+/// invented.
+public struct ScriptedGestureCheck {
+    public let expected: [MotionScript.ScriptedGesture]
+    public private(set) var found: [Bool]
+    public private(set) var invented: [(t: Double, event: GestureEvent)] = []
+
+    public init(script: MotionScript) {
+        expected = script.gestures
+        found = Array(repeating: false, count: expected.count)
+    }
+
+    public mutating func score(_ detections: [(t: Double, event: GestureEvent)]) {
+        found = Array(repeating: false, count: expected.count)
+        invented = []
+        for d in detections {
+            if let i = expected.indices.first(where: {
+                expected[$0].label == d.event.rawValue && d.t >= expected[$0].start - 0.3 && d.t <= expected[$0].end + 1.0
+            }) {
+                found[i] = true
+            } else {
+                invented.append(d)
+            }
+        }
+    }
+
+    public var missed: [MotionScript.ScriptedGesture] { expected.indices.filter { !found[$0] }.map { expected[$0] } }
+    public var passed: Bool { missed.isEmpty && invented.isEmpty }
+}

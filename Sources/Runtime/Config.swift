@@ -1,0 +1,154 @@
+import Fusion
+import Gestures
+import Indicators
+import Sensors
+
+/// The configuration file (JSON; // comments allowed). Every field is optional with a default; unknown
+/// fields are rejected with their path, so a typo never silently falls back to a default.
+public struct Config: Sendable, Equatable {
+    public var i2cDevice = "/dev/i2c-1"
+    public var imu = "auto"
+    public var imuAddress: UInt8? = nil
+    public var magnetometer = "auto"
+    public var gpioChip = "pinctrl-bcm2711"
+    public var activeLow = false
+    /// BCM line offsets by role, in `Led` order: nod, shake, north, up, down, left, right, status.
+    public var ledLines: [UInt32] = [17, 27, 22, 23, 24, 25, 5, 6]
+    public var rates = LoopRates()
+    public var mount: Mount = .identity
+    public var declinationDegrees = 0.0
+    public var flicks = false
+    public var gesturePreset = "normal"
+    public var cooldown = 0.5
+    public var calibrationFile = "/var/lib/headtrack/calibration.json"
+
+    public init() {}
+
+    public static let ledNames = ["nod", "shake", "north", "up", "down", "left", "right", "status"]
+
+    public static func load(path: String) throws(ConfigError) -> Config {
+        let text: String
+        do { text = try FileIO.readText(path) } catch { throw ConfigError(path: path, message: error.message) }
+        return try parse(text, path: path)
+    }
+
+    public static func parse(_ text: String, path: String = "config") throws(ConfigError) -> Config {
+        let root: JSONValue
+        do { root = try JSONParser.parse(text) } catch { throw ConfigError(path: path, message: "not valid JSON: \(error)") }
+        var reader = ConfigReader(path: path)
+        return try reader.read(root)
+    }
+
+    /// The pipeline settings this config asks for.
+    public var pipelineSettings: Pipeline.Settings {
+        var s = Pipeline.Settings()
+        s.mount = mount
+        s.compass.declinationDegrees = declinationDegrees
+        s.gestures.cooldown = cooldown
+        return s
+    }
+}
+
+public struct ConfigError: Error, Equatable, CustomStringConvertible {
+    public var path: String
+    public var message: String
+    public var description: String { "config \(path): \(message)" }
+}
+
+/// Walks the JSON tree, checking types and rejecting unknown keys with their dotted path.
+struct ConfigReader {
+    let path: String
+
+    func fail(_ key: String, _ message: String) -> ConfigError { ConfigError(path: path, message: "\(key): \(message)") }
+
+    func object(_ v: JSONValue, at key: String, allowed: [String]) throws(ConfigError) -> [(String, JSONValue)] {
+        guard case let .object(members) = v else { throw fail(key, "expected an object") }
+        for (k, _) in members where !allowed.contains(k) {
+            let full = key.isEmpty ? k : key + "." + k
+            throw fail(full, "unknown field (known here: \(allowed.joined(separator: ", ")))")
+        }
+        return members
+    }
+
+    func string(_ v: JSONValue, _ key: String) throws(ConfigError) -> String {
+        guard case let .string(s) = v else { throw fail(key, "expected a string") }
+        return s
+    }
+
+    func number(_ v: JSONValue, _ key: String, range: ClosedRange<Double>) throws(ConfigError) -> Double {
+        guard case let .number(n) = v else { throw fail(key, "expected a number") }
+        guard range.contains(n) else { throw fail(key, "\(n) is out of range \(range.lowerBound)...\(range.upperBound)") }
+        return n
+    }
+
+    func bool(_ v: JSONValue, _ key: String) throws(ConfigError) -> Bool {
+        guard case let .bool(b) = v else { throw fail(key, "expected true or false") }
+        return b
+    }
+
+    mutating func read(_ root: JSONValue) throws(ConfigError) -> Config {
+        var c = Config()
+        let top = try object(root, at: "", allowed: ["i2c", "gpio", "rates", "mount", "declinationDeg", "gestures",
+                                                       "calibrationFile", "board", "$schema", "comment"])
+        for (k, v) in top {
+            switch k {
+            case "i2c":
+                for (k2, v2) in try object(v, at: "i2c", allowed: ["device", "imu", "imuAddress", "magnetometer"]) {
+                    let key = "i2c." + k2
+                    switch k2 {
+                    case "device": c.i2cDevice = try string(v2, key)
+                    case "imu": c.imu = try string(v2, key)
+                    case "magnetometer": c.magnetometer = try string(v2, key)
+                    default:
+                        if v2 == .null { c.imuAddress = nil } else { c.imuAddress = UInt8(try number(v2, key, range: 0x03...0x77)) }
+                    }
+                }
+            case "gpio":
+                for (k2, v2) in try object(v, at: "gpio", allowed: ["chip", "activeLow", "leds"]) {
+                    let key = "gpio." + k2
+                    switch k2 {
+                    case "chip": c.gpioChip = try string(v2, key)
+                    case "activeLow": c.activeLow = try bool(v2, key)
+                    default:
+                        for (name, line) in try object(v2, at: key, allowed: Config.ledNames) {
+                            let index = Config.ledNames.firstIndex(of: name)!
+                            c.ledLines[index] = UInt32(try number(line, key + "." + name, range: 0...511))
+                        }
+                        if Set(c.ledLines).count != c.ledLines.count {
+                            throw fail(key, "two LEDs share a line: \(c.ledLines)")
+                        }
+                    }
+                }
+            case "rates":
+                for (k2, v2) in try object(v, at: "rates", allowed: ["imuHz", "magHz", "displayHz"]) {
+                    let key = "rates." + k2
+                    switch k2 {
+                    case "imuHz": c.rates.imuHz = try number(v2, key, range: 10...1000)
+                    case "magHz": c.rates.magHz = try number(v2, key, range: 1...100)
+                    default: c.rates.displayHz = try number(v2, key, range: 10...240)
+                    }
+                }
+            case "mount":
+                let text = try string(v, "mount")
+                do { c.mount = try Mount(parsing: text) } catch { throw fail("mount", error.description) }
+            case "declinationDeg": c.declinationDegrees = try number(v, k, range: -180...180)
+            case "gestures":
+                for (k2, v2) in try object(v, at: "gestures", allowed: ["flicks", "preset", "cooldownS"]) {
+                    let key = "gestures." + k2
+                    switch k2 {
+                    case "flicks": c.flicks = try bool(v2, key)
+                    case "preset":
+                        c.gesturePreset = try string(v2, key)
+                        guard ["sensitive", "normal", "firm"].contains(c.gesturePreset) else {
+                            throw fail(key, "'\(c.gesturePreset)' is not one of sensitive, normal, firm")
+                        }
+                    default: c.cooldown = try number(v2, key, range: 0...10)
+                    }
+                }
+            case "calibrationFile": c.calibrationFile = try string(v, k)
+            default: break  // board, $schema, comment: informational
+            }
+        }
+        return c
+    }
+}

@@ -1,0 +1,177 @@
+/// A parsed JSON value. A small parser of our own: the config loader needs exact error positions and the
+/// set of keys present (to reject unknown ones with their path), which Codable does not give.
+public enum JSONValue: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case let (.bool(x), .bool(y)): return x == y
+        case let (.number(x), .number(y)): return x == y
+        case let (.string(x), .string(y)): return x == y
+        case let (.array(x), .array(y)): return x == y
+        case let (.object(x), .object(y)): return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: return false
+        }
+    }
+
+    public subscript(key: String) -> JSONValue? {
+        if case let .object(members) = self { return members.first { $0.0 == key }?.1 }
+        return nil
+    }
+}
+
+public struct JSONError: Error, Equatable, CustomStringConvertible {
+    public var line: Int
+    public var column: Int
+    public var message: String
+    public var description: String { "line \(line), column \(column): \(message)" }
+}
+
+public struct JSONParser {
+    private let bytes: [UInt8]
+    private var i = 0
+
+    public static func parse(_ text: String) throws(JSONError) -> JSONValue {
+        var p = JSONParser(bytes: Array(text.utf8))
+        p.skipSpace()
+        let v = try p.value(depth: 0)
+        p.skipSpace()
+        if p.i < p.bytes.count { throw p.error("unexpected text after the JSON value") }
+        return v
+    }
+
+    private init(bytes: [UInt8]) { self.bytes = bytes }
+
+    private func error(_ message: String) -> JSONError {
+        var line = 1, column = 1
+        for b in bytes[0..<min(i, bytes.count)] {
+            if b == 0x0A { line += 1; column = 1 } else { column += 1 }
+        }
+        return JSONError(line: line, column: column, message: message)
+    }
+
+    /// Skips white space and // or /* */ comments (JSON5-style comments are allowed in config files).
+    private mutating func skipSpace() {
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D { i += 1; continue }
+            if b == 0x2F && i + 1 < bytes.count && bytes[i + 1] == 0x2F {
+                while i < bytes.count && bytes[i] != 0x0A { i += 1 }
+                continue
+            }
+            if b == 0x2F && i + 1 < bytes.count && bytes[i + 1] == 0x2A {
+                i += 2
+                while i + 1 < bytes.count && !(bytes[i] == 0x2A && bytes[i + 1] == 0x2F) { i += 1 }
+                i += 2
+                continue
+            }
+            break
+        }
+    }
+
+    private mutating func value(depth: Int) throws(JSONError) -> JSONValue {
+        guard depth < 64 else { throw error("nested too deeply") }
+        guard i < bytes.count else { throw error("unexpected end of file (truncated?)") }
+        switch bytes[i] {
+        case UInt8(ascii: "{"): return try object(depth: depth)
+        case UInt8(ascii: "["): return try array(depth: depth)
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        default: return .number(try number())
+        }
+    }
+
+    private mutating func literal(_ word: String) throws(JSONError) {
+        for c in word.utf8 {
+            guard i < bytes.count, bytes[i] == c else { throw error("expected '\(word)'") }
+            i += 1
+        }
+    }
+
+    private mutating func number() throws(JSONError) -> Double {
+        let start = i
+        while i < bytes.count, "+-0123456789.eE".utf8.contains(bytes[i]) { i += 1 }
+        guard i > start, let v = Double(String(decoding: bytes[start..<i], as: UTF8.self)) else {
+            throw error("expected a value (number, string, true, false, null, object or array)")
+        }
+        return v
+    }
+
+    private mutating func string() throws(JSONError) -> String {
+        i += 1
+        var out: [UInt8] = []
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == UInt8(ascii: "\"") { i += 1; return String(decoding: out, as: UTF8.self) }
+            if b == UInt8(ascii: "\\") {
+                i += 1
+                guard i < bytes.count else { break }
+                switch bytes[i] {
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "u"):
+                    guard i + 4 < bytes.count, let code = UInt32(String(decoding: bytes[(i + 1)...(i + 4)], as: UTF8.self), radix: 16),
+                          let scalar = Unicode.Scalar(code) else { throw error("bad \\u escape") }
+                    out.append(contentsOf: Array(String(Character(scalar)).utf8))
+                    i += 4
+                default: out.append(bytes[i])
+                }
+                i += 1
+                continue
+            }
+            out.append(b)
+            i += 1
+        }
+        throw error("unterminated string")
+    }
+
+    private mutating func array(depth: Int) throws(JSONError) -> JSONValue {
+        i += 1
+        var items: [JSONValue] = []
+        skipSpace()
+        if i < bytes.count && bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+        while true {
+            skipSpace()
+            items.append(try value(depth: depth + 1))
+            skipSpace()
+            guard i < bytes.count else { throw error("unexpected end of file inside an array (truncated?)") }
+            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+            if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+            throw error("expected ',' or ']'")
+        }
+    }
+
+    private mutating func object(depth: Int) throws(JSONError) -> JSONValue {
+        i += 1
+        var members: [(String, JSONValue)] = []
+        skipSpace()
+        if i < bytes.count && bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+        while true {
+            skipSpace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
+            let key = try string()
+            if members.contains(where: { $0.0 == key }) { throw error("duplicate key '\(key)'") }
+            skipSpace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("expected ':' after key '\(key)'") }
+            i += 1
+            skipSpace()
+            members.append((key, try value(depth: depth + 1)))
+            skipSpace()
+            guard i < bytes.count else { throw error("unexpected end of file inside an object (truncated?)") }
+            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+            if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+            throw error("expected ',' or '}'")
+        }
+    }
+}
