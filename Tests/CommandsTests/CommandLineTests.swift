@@ -1,0 +1,53 @@
+import Testing
+@testable import Commands
+
+/// The command line's contract: bad input gives a clear message and a non-zero exit, never a crash.
+@Suite struct CommandLineTests {
+    func run(_ args: [String]) -> Int32 {
+        var a = args
+        return HeadtrackCommand.run(&a)
+    }
+
+    @Test func everyCommandHasHelp() {
+        for c in HeadtrackCommand.commands {
+            #expect(run([c.name, "--help"]) == 0)
+            #expect(c.help.contains("usage: headtrack \(c.name)"))
+        }
+    }
+
+    @Test func unknownCommandAndOptionFail() {
+        #expect(run(["fly"]) == 2)
+        #expect(run(["demo", "--sped", "3"]) == 2)
+        #expect(run(["replay"]) == 2)
+        #expect(run(["replay", "a.csv", "--mount", "x,x,z"]) == 2)
+    }
+
+    @Test func missingBusIsAClearError() {
+        #expect(run(["probe", "--i2c", "/dev/i2c-99"]) == 1)
+        #expect(run(["run", "--i2c", "/dev/i2c-99", "--config", "/nonexistent.json"]) == 1)
+    }
+
+    @Test func unreadableAndMalformedTracesFail() throws {
+        #expect(run(["replay", "/nonexistent/trace.csv"]) == 1)
+        let path = "/tmp/headtrack-test-malformed-\(UInt32.random(in: 0...UInt32.max)).csv"
+        let text = "# format: imu-trace v1\nt,ax,ay,az,gx,gy,gz\n0,0,0,9.8,0,0,0\n0.1,0,0,9.8,0,oops,0\n"
+        let f = try #require(fopen(path, "w"))
+        fputs(text, f)
+        fclose(f)
+        defer { unlink(path) }
+        #expect(run(["replay", path]) == 1)
+    }
+
+    @Test func argumentParser() throws {
+        var a = Arguments(["--speed=4", "trace.csv", "--mount", "-x,z,y", "--json"], command: "t")
+        #expect(try a.double("speed") == 4)
+        #expect(try a.option("mount") == "-x,z,y")
+        let json = a.flag("json")
+        #expect(json)
+        #expect(try a.positionals() == ["trace.csv"])
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

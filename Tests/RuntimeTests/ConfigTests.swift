@@ -1,0 +1,56 @@
+import Testing
+@testable import Runtime
+
+@Suite struct ConfigTests {
+    @Test func defaultsWhenEmpty() throws {
+        let c = try Config.parse("{}")
+        #expect(c.ledLines == [17, 27, 22, 23, 24, 25, 5, 6])
+        #expect(c.rates.imuHz == 200 && c.rates.magHz == 100 && c.rates.displayHz == 60)
+    }
+
+    @Test func readsFieldsAndComments() throws {
+        let c = try Config.parse("""
+            {
+              // Pi 5
+              "i2c": { "device": "/dev/i2c-1" },
+              "gpio": { "chip": "pinctrl-rp1", "leds": { "north": 16 } },
+              "mount": "-x,z,y",
+              "declinationDeg": 3.5
+            }
+            """)
+        #expect(c.gpioChip == "pinctrl-rp1")
+        #expect(c.ledLines[2] == 16)
+        #expect(c.mount.description == "-x,z,y")
+        #expect(c.declinationDegrees == 3.5)
+    }
+
+    @Test func unknownFieldIsRejectedWithItsPath() {
+        #expect(throws: ConfigError(path: "config", message: "gpio.ledz: unknown field (known here: chip, activeLow, leds)")) {
+            try Config.parse(#"{"gpio": {"ledz": {}}}"#)
+        }
+    }
+
+    @Test func corruptOrTruncatedFilesAreRejected() {
+        #expect(throws: ConfigError.self) { try Config.parse(#"{"rates": {"imuHz": 200"#) }
+        #expect(throws: ConfigError.self) { try Config.parse(#"{"rates": {"imuHz": "fast"}}"#) }
+        #expect(throws: ConfigError.self) { try Config.parse(#"{"rates": {"imuHz": 5000}}"#) }
+        #expect(throws: ConfigError.self) { try Config.parse(#"{"mount": "x,x,z"}"#) }
+        #expect(throws: ConfigError.self) { try Config.parse(#"{"gpio": {"leds": {"nod": 5}}}"#) }  // 5 is 'right' already
+    }
+
+    @Test func shippedDefaultConfigParses() throws {
+        // The file deploy installs must load with the same reader.
+        let path = #filePath.replacingOccurrences(of: "Tests/RuntimeTests/ConfigTests.swift", with: "board/config.json")
+        if FileIO.exists(path) {
+            let c = try Config.load(path: path)
+            #expect(c.ledLines.count == 8)
+        }
+    }
+}
+
+extension String {
+    fileprivate func replacingOccurrences(of a: String, with b: String) -> String {
+        guard let r = range(of: a) else { return self }
+        return replacingCharacters(in: r, with: b)
+    }
+}
