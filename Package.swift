@@ -12,8 +12,9 @@ let package = Package(
         .executable(name: "headtrack", targets: ["headtrack"]),
     ],
     targets: [
-        // C shim: kernel uAPI headers and libi2c (Debian libi2c-dev).
-        .target(name: "CLinux", linkerSettings: [.linkedLibrary("i2c")]),
+        // C shim: kernel uAPI headers and libi2c (Debian libi2c-dev), linked statically so the binary that
+        // travels to the board needs no libi2c0 there.
+        .target(name: "CLinux", linkerSettings: [.linkedLibrary(":libi2c.a")]),
         .target(name: "Hardware", dependencies: ["CLinux"], swiftSettings: strict),
         .target(name: "Fusion", swiftSettings: strict),
         .target(name: "Sensors", dependencies: ["Hardware", "Fusion"], swiftSettings: strict),
