@@ -1,0 +1,144 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Runtime
+
+/// A linear map from data values to pixels.
+struct PlotAxis {
+    var low: Double
+    var high: Double
+    var pixelLow: Double
+    var pixelHigh: Double
+
+    func pixel(_ v: Double) -> Double {
+        guard high > low else { return pixelLow }
+        return pixelLow + (v - low) / (high - low) * (pixelHigh - pixelLow)
+    }
+
+    /// Tick values at a 1-2-5 step with at least `minSpacing` pixels between neighbours.
+    func ticks(minSpacing: Double) -> [Double] {
+        let span = high - low
+        let pixels = abs(pixelHigh - pixelLow)
+        guard span > 0, pixels > 0 else { return [low] }
+        let step = PlotAxis.niceStep(atLeast: span * minSpacing / pixels)
+        var values: [Double] = []
+        var v = (low / step).rounded(.up) * step
+        while v <= high + step * 1e-9 {
+            values.append(abs(v) < step * 1e-9 ? 0 : v)
+            v += step
+        }
+        return values
+    }
+
+    /// The smallest 1, 2 or 5 × 10^k that is ≥ `minimum`.
+    static func niceStep(atLeast minimum: Double) -> Double {
+        guard minimum > 0, minimum.isFinite else { return 1 }
+        let magnitude = pow(10, (log10(minimum)).rounded(.down))
+        for m in [1.0, 2, 5, 10] where m * magnitude >= minimum * (1 - 1e-12) { return m * magnitude }
+        return 10 * magnitude
+    }
+
+    /// Tick label with only as many decimals as the step needs.
+    static func label(_ v: Double, step: Double) -> String {
+        var digits = 0
+        var s = step
+        while digits < 6 && abs(s - s.rounded()) > 1e-9 * Swift.max(1, abs(s)) { s *= 10; digits += 1 }
+        return fixed(v, digits)
+    }
+
+    /// `v` with at most one decimal and no trailing zero ("30", "11.5").
+    static func shortLabel(_ v: Double) -> String {
+        let tenths = (v * 10).rounded()
+        return tenths.truncatingRemainder(dividingBy: 10) == 0 ? fixed(v, 0) : fixed(v, 1)
+    }
+
+    /// A symmetric range ±(a nice value) that holds every finite value of `series` and `atLeast`.
+    static func symmetricRange(_ series: [[Double]], atLeast: Double) -> Double {
+        var m = atLeast
+        for s in series { for v in s where v.isFinite { m = Swift.max(m, abs(v)) } }
+        let step = niceStep(atLeast: m / 4)
+        return (m / step).rounded(.up) * step
+    }
+}
+
+/// Turns a series into SVG path data, at most a few points per pixel column: each column keeps its first,
+/// lowest, highest and last sample, in time order, so peaks survive (a gesture spike of one sample still
+/// shows) while a 20-minute recording at 285 Hz stays a small file.
+struct DecimatedPath {
+    /// `circular`: a jump of more than 180 between neighbours is a wrap (0/360 for a heading, ±180 for roll)
+    /// and breaks the line instead of drawing a vertical stroke across the panel.
+    static func build(time: [Double], values: [Double], x: PlotAxis, y: PlotAxis, circular: Bool = false) -> String {
+        var d = ""
+        let count = Swift.min(time.count, values.count)
+        var penDown = false
+        var column = Int.min
+        // Indices of the current column's first, min, max and last samples.
+        var first = -1, lowest = -1, highest = -1, last = -1
+
+        func flush() {
+            guard first >= 0 else { return }
+            var picks = [first, lowest, highest, last]
+            picks.sort()
+            var previous = -1
+            for i in picks where i != previous {
+                previous = i
+                d += (penDown ? "L" : "M") + fixed(x.pixel(time[i]), 1) + " " + fixed(y.pixel(values[i]), 1)
+                penDown = true
+            }
+            first = -1
+        }
+
+        for i in 0..<count {
+            let v = values[i]
+            let t = time[i]
+            guard v.isFinite, t.isFinite else {
+                flush(); penDown = false; continue
+            }
+            if circular, i > 0, values[i - 1].isFinite, abs(v - values[i - 1]) > 180 {
+                flush(); penDown = false
+            }
+            let c = Int(x.pixel(t).rounded(.down))
+            if c != column || first < 0 {
+                flush()
+                column = c
+                first = i; lowest = i; highest = i; last = i
+            } else {
+                if v < values[lowest] { lowest = i }
+                if v > values[highest] { highest = i }
+                last = i
+            }
+        }
+        flush()
+        return d
+    }
+}
+
+/// Stretches of time where a per-row condition holds, merged when closer than `mergeGap` seconds, each
+/// lasting until the next row (sample-and-hold).
+func timeSpans(time: [Double], count: Int, mergeGap: Double, where condition: (Int) -> Bool) -> [(Double, Double)] {
+    var spans: [(Double, Double)] = []
+    var start: Double? = nil
+    for i in 0..<count {
+        let on = condition(i)
+        if on && start == nil { start = time[i] }
+        if !on, let s = start {
+            if let lastSpan = spans.last, s - lastSpan.1 < mergeGap {
+                spans[spans.count - 1].1 = time[i]
+            } else {
+                spans.append((s, time[i]))
+            }
+            start = nil
+        }
+    }
+    if let s = start, let end = time.last {
+        let close = count > 1 ? end + (time[count - 1] - time[count - 2]) : end
+        if let lastSpan = spans.last, s - lastSpan.1 < mergeGap {
+            spans[spans.count - 1].1 = close
+        } else {
+            spans.append((s, close))
+        }
+    }
+    return spans
+}
