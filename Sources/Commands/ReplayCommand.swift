@@ -72,7 +72,7 @@ struct ReplayCommand: Command {
         let summary = GestureEvent.allCases.compactMap { e in counts[e.rawValue].map { "\(e.rawValue) \($0)" } }
         Console.out("\(trace.records.count) samples; gestures: \(summary.isEmpty ? "none" : summary.joined(separator: ", "))")
         if let p = plotPath {
-            try recorder.write(to: p, title: "headtrack replay \(paths[0])", truth: [])
+            try recorder.write(to: p, title: "headtrack replay \(paths[0])", truth: PlotRecorder.truthBeside(trace: paths[0]))
             Console.out("plot written to \(p)")
         }
         return 0

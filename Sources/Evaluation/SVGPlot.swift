@@ -196,7 +196,8 @@ private struct Layout {
         let top = header("Heading", legend: legend)
         let bottom = top + 170
         let clip = frame(top: top, bottom: bottom, yLabel: "heading (°)")
-        let axis = PlotAxis(low: 0, high: 360, pixelLow: bottom, pixelHigh: top)
+        // A little room beyond 0 and 360 so a heading at north is not hidden under the frame.
+        let axis = PlotAxis(low: -8, high: 368, pixelLow: bottom, pixelHigh: top)
         valueTicks(axis, values: [0, 90, 180, 270, 360], labels: ["0 N", "90 E", "180 S", "270 W", "360 N"])
         for (a, b) in invalid {
             let x0 = Swift.max(left, time.pixel(a)), x1 = Swift.min(right, time.pixel(b))

@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import Runtime
+@testable import Commands
+
+/// `--plot` end to end: the demo's picture holds every series, its two scripted gestures as truth bouts, and
+/// a replay picks up the truth file beside its trace.
+@Suite struct PlotCommandTests {
+    func run(_ args: [String]) -> Int32 {
+        var a = args
+        return HeadtrackCommand.run(&a)
+    }
+
+    func temporary(_ name: String) -> String { "/tmp/headtrack-plot-test-\(getpid())-\(name)" }
+
+    @Test func demoPlotHasEverySeriesAndTheScriptedGestures() throws {
+        let path = temporary("demo.svg")
+        defer { unlink(path) }
+        #expect(run(["demo", "--speed", "0", "--plot", path]) == 0)
+        let svg = try FileIO.readText(path)
+        #expect(svg.hasPrefix("<?xml") && svg.hasSuffix("</svg>\n"))
+        for id in ["raw-heading", "smoothed-heading", "roll", "pitch", "nod-rate", "shake-rate",
+                   "gestures", "truth-bouts", "led-north", "led-status"] {
+            #expect(svg.contains("id=\"\(id)\""), "no \(id) in the demo plot")
+        }
+        #expect(svg.contains("2 truth bouts"))
+    }
+
+    @Test func replayPlotReadsTheTruthFileBesideTheTrace() throws {
+        let trace = temporary("t.csv"), truth = temporary("t.truth.json"), plot = temporary("t.svg")
+        defer { unlink(trace); unlink(truth); unlink(plot) }
+        var rows = "# format: imu-trace v1\nt,ax,ay,az,gx,gy,gz\n"
+        for k in 0..<200 { rows += "\(Double(k) / 100),0,0,9.81,0,0,0\n" }
+        try FileIO.writeAtomically(trace, Array(rows.utf8))
+        try FileIO.writeAtomically(truth, Array("{\"events\": [{\"label\": \"nod\", \"t_start\": 0.5, \"t_end\": 1.2, \"cycles\": 2}]}".utf8))
+        #expect(run(["replay", trace, "--plot", plot]) == 0)
+        let svg = try FileIO.readText(plot)
+        #expect(svg.contains("1 truth bout"))
+        #expect(svg.contains("no valid heading in this recording"))
+    }
+}
