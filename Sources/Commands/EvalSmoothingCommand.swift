@@ -39,7 +39,8 @@ public enum EvalSmoothingCommand {
             do {
                 recordings = try RecordedHeadings.load(directory: directory)
             } catch {
-                throw CommandError("cannot read recordings in \(directory): \(error)")
+                // FileError and TraceError already name the file and say what to do.
+                throw CommandError("\(error)")
             }
             if recordings.isEmpty && explicitData != nil {
                 throw CommandError("no imu-trace files with a magnetometer in \(directory); point --data at shared/data/attitude")
