@@ -14,6 +14,12 @@ public protocol Command {
     static var help: String { get }
     /// Runs with the arguments after the command name; returns the process exit status.
     static func run(_ arguments: inout Arguments) throws -> Int32
+    /// True for commands whose first argument names a subcommand with its own --help (e.g. `eval`).
+    static var dispatchesSubcommands: Bool { get }
+}
+
+extension Command {
+    public static var dispatchesSubcommands: Bool { false }
 }
 
 /// A user-facing failure: printed as "headtrack: MESSAGE" with exit status `status`.
@@ -80,6 +86,13 @@ public struct Arguments {
         if let unknown = remaining.first(where: { $0.hasPrefix("--") || ($0.hasPrefix("-") && $0.count > 1 && Double($0) == nil) }) {
             throw CommandError("unknown option '\(unknown)' for '\(command)' (see headtrack \(command) --help)", status: 2)
         }
+        let p = remaining
+        remaining = []
+        return p
+    }
+
+    /// Everything that is left, options included (for dispatchers that hand the rest to a subcommand).
+    public mutating func positionalsAndOptions() throws -> [String] {
         let p = remaining
         remaining = []
         return p

@@ -14,6 +14,7 @@ public enum HeadtrackCommand {
             ProbeCommand.self,
             RecordCommand.self,
             ReplayCommand.self,
+            EvalCommand.self,
         ]
     }
 
@@ -40,7 +41,7 @@ public enum HeadtrackCommand {
             return 2
         }
         var arguments = Arguments(Array(args.dropFirst()), command: name)
-        if arguments.wantsHelp {
+        if arguments.wantsHelp && !(command.dispatchesSubcommands && arguments.remaining.first?.hasPrefix("-") == false) {
             Console.out(command.help)
             return 0
         }

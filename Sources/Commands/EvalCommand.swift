@@ -1,0 +1,46 @@
+/// A topic of `headtrack eval`: each lives in its own file and is listed in `EvalCommand.topics`.
+public protocol EvalTopic {
+    static var topic: String { get }
+    static var summary: String { get }
+    static var help: String { get }
+    static func run(_ arguments: inout Arguments) throws -> Int32
+}
+
+extension EvalSmoothingCommand: EvalTopic {}
+
+/// `headtrack eval TOPIC ...`: measures the product on recordings and simulated motion.
+struct EvalCommand: Command {
+    static let name = "eval"
+    static let summary = "measure attitude, gestures or smoothing on recordings and simulated motion"
+    static let dispatchesSubcommands = true
+
+    /// Every topic. Adding one = one file + one line here.
+    static var topics: [any EvalTopic.Type] {
+        [
+            EvalSmoothingCommand.self,
+        ]
+    }
+
+    static var help: String {
+        var s = "usage: headtrack eval TOPIC [OPTIONS]    (headtrack eval TOPIC --help for details)\n\ntopics:\n"
+        let width = topics.map { $0.topic.count }.max() ?? 0
+        for t in topics {
+            s += "  " + t.topic + String(repeating: " ", count: width - t.topic.count + 3) + t.summary + "\n"
+        }
+        return s
+    }
+
+    static func run(_ arguments: inout Arguments) throws -> Int32 {
+        let all = try arguments.positionalsAndOptions()
+        guard let name = all.first else { throw CommandError("name a topic\n\n" + help, status: 2) }
+        guard let topic = topics.first(where: { $0.topic == name }) else {
+            throw CommandError("unknown topic '\(name)'\n\n" + help, status: 2)
+        }
+        var rest = Arguments(Array(all.dropFirst()), command: "eval \(name)")
+        if rest.wantsHelp {
+            Console.out(topic.help)
+            return 0
+        }
+        return try topic.run(&rest)
+    }
+}
