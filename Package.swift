@@ -25,7 +25,7 @@ let package = Package(
                 dependencies: ["Hardware", "Sensors", "Fusion", "Gestures", "Indicators"],
                 swiftSettings: strict),
         .target(name: "Evaluation",
-                dependencies: ["Fusion", "Gestures", "Indicators", "Runtime", "Simulation"],
+                dependencies: ["Fusion", "Gestures", "Indicators", "Runtime", "Simulation", "Sensors"],
                 swiftSettings: strict),
         .target(name: "Commands",
                 dependencies: ["Hardware", "Sensors", "Fusion", "Gestures", "Indicators",

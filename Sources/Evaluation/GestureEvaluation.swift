@@ -1,0 +1,88 @@
+import Fusion
+import Gestures
+import Runtime
+import Sensors
+
+public struct EvaluationError: Error, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// `eval gestures`: replays recordings with labelled truth through a gesture recognizer and scores them.
+public struct GestureEvaluation: Sendable {
+    public enum Detector: String, Sendable, CaseIterable {
+        /// `GestureDetector`, the product's detector.
+        case `default`
+        /// `ClassicGestureDetector`, the per-frame Δpitch/Δyaw recipe, as the baseline.
+        case classic
+    }
+
+    public struct FileResult: Sendable {
+        public var path: String
+        public var score: GestureScore
+        public var detections: [GestureDetection]
+        public var name: String { path.split(separator: "/").last.map(String.init) ?? path }
+    }
+
+    /// Sensor-to-head mount; nil means none given (sensor axes taken as head axes).
+    public var mount: Mount?
+    public var detector: Detector
+    public var settings: GestureDetector.Settings
+    public var classicSettings: ClassicGestureDetector.Settings
+
+    public init(mount: Mount? = nil, detector: Detector = .default,
+                settings: GestureDetector.Settings = .default,
+                classicSettings: ClassicGestureDetector.Settings = .default) {
+        self.mount = mount
+        self.detector = detector
+        self.settings = settings
+        self.classicSettings = classicSettings
+    }
+
+    /// Scores one trace against `NAME.truth.json` beside it.
+    public func evaluate(tracePath: String) throws(EvaluationError) -> FileResult {
+        let trace: Trace
+        do { trace = try TraceFile.read(path: tracePath) } catch { throw EvaluationError(error.description) }
+        let truth: GestureTruth
+        do { truth = try GestureTruth.read(path: GestureTruth.path(forTrace: tracePath)) } catch {
+            throw EvaluationError(error.description)
+        }
+        let found = detections(in: trace)
+        return FileResult(path: tracePath, score: GestureScore(detections: found, truth: truth.bouts, duration: duration(of: trace)),
+                          detections: found)
+    }
+
+    public func evaluate(tracePaths: [String]) throws(EvaluationError) -> [FileResult] {
+        var results: [FileResult] = []
+        for p in tracePaths { results.append(try evaluate(tracePath: p)) }
+        return results
+    }
+
+    public func detections(in trace: Trace) -> [GestureDetection] {
+        let m = mount ?? .identity
+        switch detector {
+        case .default:
+            return GestureReplay.detections(in: trace, mount: m, recognizer: GestureDetector(settings: settings))
+        case .classic:
+            return GestureReplay.detections(in: trace, mount: m, recognizer: ClassicGestureDetector(settings: classicSettings))
+        }
+    }
+
+    private func duration(of trace: Trace) -> Double {
+        guard let first = trace.records.first, let last = trace.records.last else { return 0 }
+        return last.t - first.t + (trace.rateHz.map { 1 / $0 } ?? 0)
+    }
+
+    /// One line saying what was run.
+    public var description: String {
+        var s = "detector \(detector.rawValue), mount \(mount.map { $0.description } ?? "none")"
+        if detector == .default {
+            s += settings.flicks ? ", flicks on (\(fixed(settings.flickRate, 1)) rad/s)" : ", flicks off"
+            s += ", cooldown \(fixed(settings.cooldown, 2)) s"
+        } else {
+            s += ", \(fixed(classicSettings.thresholdPerFrame, 3)) rad per frame, cooldown \(fixed(classicSettings.cooldown, 2)) s"
+        }
+        return s
+    }
+}
