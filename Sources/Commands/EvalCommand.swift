@@ -17,6 +17,7 @@ struct EvalCommand: Command {
     /// Every topic. Adding one = one file + one line here.
     static var topics: [any EvalTopic.Type] {
         [
+            EvalGesturesCommand.self,
             EvalSmoothingCommand.self,
         ]
     }

@@ -44,7 +44,8 @@ public struct Config: Sendable, Equatable {
         var s = Pipeline.Settings()
         s.mount = mount
         s.compass.declinationDegrees = declinationDegrees
-        s.gestures.cooldown = cooldown
+        s.gestures = GestureDetector.Settings(flicks: flicks, preset: FlickPreset(rawValue: gesturePreset) ?? .normal,
+                                              cooldown: cooldown)
         return s
     }
 }

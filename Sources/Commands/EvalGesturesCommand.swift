@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Evaluation
+import Gestures
+import Runtime
+import Sensors
+
+/// `headtrack eval gestures`: nod/shake detection scored on recordings with labelled bouts.
+struct EvalGesturesCommand: EvalTopic {
+    static let topic = "gestures"
+    static let summary = "score nod/shake detection on recordings with labelled bouts"
+    static let help = """
+        usage: headtrack eval gestures PATH... [--mount F,L,U] [--detector default|classic] [--flicks]
+                                       [--preset sensitive|normal|firm] [--cooldown S] [--json]
+
+        Replays each imu-trace v1 recording (mount → attitude filter → gesture detector) and scores the
+        detections against NAME.truth.json beside NAME.csv. A PATH that is a directory means every *.csv in
+        it that has a truth file. Scoring rule: a detection hits a bout of the same label when it lies in
+        [start − 0.3 s, end + 1.0 s]; each bout counts once; repeats inside a bout already hit are ignored;
+        every other nod or shake is a false detection ("confused" when it lies in a bout of the other label).
+        Flicks have no labels and are only counted. Latency is from bout start to the first hit.
+
+        options:
+          --mount F,L,U     sensor axes that point forward, left and up, e.g. --mount=-x,z,y for the shared
+                            headphone recordings (default: none; nod and shake do not need it)
+          --detector D      default (the product's detector) or classic (per-frame Δpitch/Δyaw > 0.04 rad,
+                            0.5 s cooldown, up/down → nod, left/right → shake; the baseline)
+          --flicks          also report up/down/left/right flicks (default detector)
+          --preset P        flick speed: sensitive 1.2, normal 2.4, firm 4.8 rad/s (default normal); for the
+                            classic detector, its per-frame threshold 0.02, 0.04, 0.08 rad
+          --cooldown S      minimum time between two reported gestures (default 0.5 s)
+          --json            print the results as JSON instead of a table
+
+        example:
+          headtrack eval gestures ../shared/data/gestures --mount=-x,z,y
+          headtrack eval gestures ../shared/data/gestures --detector classic --json
+        """
+
+    static func run(_ arguments: inout Arguments) throws -> Int32 {
+        var evaluation = GestureEvaluation()
+        if let m = try arguments.option("mount") {
+            do { evaluation.mount = try Mount(parsing: m) } catch { throw CommandError(error.description, status: 2) }
+        }
+        if let d = try arguments.option("detector") {
+            guard let detector = GestureEvaluation.Detector(rawValue: d) else {
+                throw CommandError("--detector must be default or classic, not '\(d)'", status: 2)
+            }
+            evaluation.detector = detector
+        }
+        evaluation.settings.flicks = arguments.flag("flicks")
+        if let p = try arguments.option("preset") {
+            guard let preset = FlickPreset(rawValue: p) else {
+                throw CommandError("--preset must be sensitive, normal or firm, not '\(p)'", status: 2)
+            }
+            evaluation.settings.flickRate = preset.rate
+            evaluation.classicSettings.thresholdPerFrame = preset.classicThresholdPerFrame
+        }
+        if let c = try arguments.double("cooldown") {
+            guard c >= 0 else { throw CommandError("--cooldown must be 0 s or more", status: 2) }
+            evaluation.settings.cooldown = c
+            evaluation.classicSettings.cooldown = c
+        }
+        let json = arguments.flag("json")
+        let paths = try arguments.positionals()
+        guard !paths.isEmpty else {
+            throw CommandError("give one or more recordings or directories (see headtrack eval gestures --help)", status: 2)
+        }
+        var traces: [String] = []
+        for p in paths { traces += try expand(p) }
+        let results: [GestureEvaluation.FileResult]
+        do { results = try evaluation.evaluate(tracePaths: traces) } catch { throw CommandError(error.message) }
+        Console.out(json ? GestureReport.json(results, evaluation: evaluation)
+                         : GestureReport.table(results, description: evaluation.description))
+        return 0
+    }
+
+    /// A file stays itself; a directory becomes its *.csv files that have a truth file, sorted.
+    static func expand(_ path: String) throws -> [String] {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw CommandError("\(path): \(String(cString: strerror(errno))); give a trace file or a directory of them")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { return [path] }
+        guard let dir = opendir(path) else {
+            throw CommandError("\(path): cannot list the directory: \(String(cString: strerror(errno)))")
+        }
+        defer { closedir(dir) }
+        var found: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name.hasSuffix(".csv") else { continue }
+            let full = path.hasSuffix("/") ? path + name : path + "/" + name
+            if FileIO.exists(GestureTruth.path(forTrace: full)) { found.append(full) }
+        }
+        guard !found.isEmpty else {
+            throw CommandError("\(path): no NAME.csv with a NAME.truth.json beside it")
+        }
+        return found.sorted()
+    }
+}
