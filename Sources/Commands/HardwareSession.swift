@@ -22,13 +22,16 @@ enum HardwareSession {
         do { return try LinuxI2CBus(path: path) } catch { throw CommandError(error.description) }
     }
 
-    /// The IMU address: the configured one, or the first of 0x68/0x69 that answers.
-    static func findIMU(_ bus: inout LinuxI2CBus, config: Config) throws -> UInt8 {
-        if let a = config.imuAddress { return a }
-        let found = IMUProbe.scanIMU(&bus)
-        guard let first = found.first else {
-            throw CommandError(SensorError.noIMU(bus: bus.name, addresses: [0x68, 0x69]).description)
-        }
-        return first.address
+    /// Detects the sensors the config asks for (auto by default) and returns their drivers, not yet
+    /// initialised. `report` receives the findings and notes, for the log.
+    static func detectBoard(_ bus: inout LinuxI2CBus, config: Config,
+                            report: (String) -> Void = { _ in }) throws -> SensorBoard<LinuxI2CBus> {
+        let detection = BoardDetector.detect(&bus, request: config.detectionRequest)
+        for f in detection.findings { report("  " + f) }
+        for n in detection.notes { report("  note: " + n) }
+        do {
+            return try detection.makeBoard(bus: bus, settings: config.imuSettings, magnetometerMount: config.magnetometerMount,
+                           screen: config.screenSettings)
+        } catch { throw CommandError(error.description) }
     }
 }

@@ -7,44 +7,39 @@ struct ProbeCommand: Command {
     static let name = "probe"
     static let summary = "scan the I²C bus, identify the IMU and magnetometer, say what `run` will use"
     static let help = """
-        usage: headtrack probe [--i2c DEV]
+        usage: headtrack probe [--i2c DEV] [--config FILE]
 
-        Reads the identity registers at 0x68/0x69 (WHO_AM_I) and, with the MPU's bypass switched on, the
-        AK8963 magnetometer at 0x0C (WIA). WHO_AM_I is a hint (clones answer odd values); a magnetometer is
-        trusted only when its own ID answers. Exits 1 when no IMU answers.
+        Reads identity registers: WHO_AM_I (0x75) at 0x68/0x69 for the MPU-6050/6500/9250/9255, bank-0
+        register 0x00 for the ICM-20948; then, with the IMU's bypass switched on, the magnetometer in its
+        package at 0x0C (AK8963 WIA 0x48, AK09916 WIA 0x48/0x09), a QMC5883L at 0x0D (chip ID 0xff) and an
+        HMC5883L at 0x1E ('H43'). WHO_AM_I is a hint (clones answer odd values); a magnetometer is trusted
+        only when its own ID answers. Prints one line per chip that answered, notes on what is not used,
+        and the drivers `run` will use with the config's i2c.imu / i2c.magnetometer choices.
+        Exits 1 when no usable IMU answers.
 
         options:
-          --i2c DEV   I²C bus device (default /dev/i2c-1)
+          --i2c DEV       I²C bus device (default from the config, else /dev/i2c-1)
+          --config FILE   JSON config whose i2c.imu, i2c.imuAddress and i2c.magnetometer apply
+                          (default /etc/headtrack/config.json when it exists)
+
+        example output:
+          0x68: MPU-9250 (WHO_AM_I 0x71)
+          0x0c: AK8963 magnetometer behind the MPU's bypass (WIA 0x48)
+          pipeline will use: MPU-9250 driver for the chip at 0x68 + AK8963 (in the IMU's package)
         """
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
-        let device = try arguments.option("i2c") ?? "/dev/i2c-1"
+        var config = try HardwareSession.loadConfig(try arguments.option("config"))
+        if let d = try arguments.option("i2c") { config.i2cDevice = d }
         try arguments.finish()
-        var bus = try HardwareSession.openBus(device)
-        Console.out("probing \(device)")
-        let imus = IMUProbe.scanIMU(&bus)
-        if imus.isEmpty {
-            Console.out("  nothing answered at 0x68 or 0x69")
-            throw CommandError(SensorError.noIMU(bus: device, addresses: [0x68, 0x69]).description)
-        }
-        for f in imus { Console.out("  \(f)") }
-        let imu = imus[0]
-        var magnetometer: ProbeFinding? = nil
-        if imu.value == 0x71 || imu.value == 0x73 {
-            // The AK8963 sits behind the MPU: switch its I²C master off and the bypass on to see it.
-            try? bus.writeRegister(address: imu.address, register: MPU9250Register.powerManagement1, value: 0x01)
-            try? bus.writeRegister(address: imu.address, register: MPU9250Register.userControl, value: 0x00)
-            try? bus.writeRegister(address: imu.address, register: MPU9250Register.intPinConfig, value: MPU9250Bits.bypassEnable)
-            magnetometer = IMUProbe.scanAK8963(&bus)
-            if let m = magnetometer { Console.out("  \(m)") } else { Console.out("  0x0c: no AK8963 answered behind the MPU") }
-        }
-        let imuName = imu.chip ?? "unknown IMU"
-        if imu.value == 0x71 || imu.value == 0x73 {
-            let mag = magnetometer?.chip != nil ? " with its AK8963 magnetometer" : " without magnetometer (no heading)"
-            Console.out("pipeline will use: \(imuName) at \(hex(imu.address))\(mag)")
-            return 0
-        }
-        Console.out("pipeline: \(imuName) (WHO_AM_I \(hex(imu.value))) is not supported by this build yet; supported: MPU-9250 (0x71), MPU-9255 (0x73)")
-        return 1
+        var bus = try HardwareSession.openBus(config.i2cDevice)
+        Console.out("probing \(config.i2cDevice)")
+        let detection = BoardDetector.detect(&bus, request: config.detectionRequest)
+        if detection.findings.isEmpty { Console.out("  nothing answered at 0x68, 0x69, 0x0c, 0x0d or 0x1e") }
+        for f in detection.findings { Console.out("  " + f) }
+        for n in detection.notes { Console.out("  note: " + n) }
+        if let failure = detection.failure { throw CommandError(failure.description) }
+        Console.out("pipeline will use: \(detection.usage)")
+        return 0
     }
 }

@@ -56,10 +56,7 @@ struct RecordCommand: Command {
             _ = try session.run(shouldStop: { ht_stop_requested() != 0 }, observer: { e, _ in record(e) })
         } else {
             var bus = try HardwareSession.openBus(config.i2cDevice)
-            let address = try HardwareSession.findIMU(&bus, config: config)
-            var driverConfig = MPU9250<LinuxI2CBus>.Configuration()
-            driverConfig.sampleRateHz = config.rates.imuHz
-            let driver = MPU9250(bus: bus, address: address, configuration: driverConfig)
+            let driver = try HardwareSession.detectBoard(&bus, config: config)
             let lines = NoLines()
             var loop = TrackerLoop(driver: driver, lines: lines, clock: LinuxMonotonicClock(),
                                    pipeline: Pipeline(settings: config.pipelineSettings), rates: config.rates)
@@ -67,7 +64,7 @@ struct RecordCommand: Command {
             try writer.write(TraceFile.header(metadata: [("source", "headtrack record, \(loop.driver.chipName) on \(config.i2cDevice)"),
                                                          ("rate_hz", fixed(config.rates.imuHz, 3)),
                                                          ("units", "t s, acc m/s^2, gyr rad/s, mag uT"),
-                                                         ("frame", "sensor axes")], withMagnetometer: loop.driver.hasMagnetometer))
+                                                         ("frame", "IMU chip axes (magnetometer aligned to them)")], withMagnetometer: loop.driver.hasMagnetometer))
             Console.out("recording \(loop.driver.chipName) to \(out)" + (duration == nil ? " until Ctrl-C" : " for \(fixed(duration!, 1)) s"))
             loop.run(duration: duration, shouldStop: { ht_stop_requested() != 0 || writeError != nil }) { e, _ in record(e) }
         }

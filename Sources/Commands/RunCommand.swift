@@ -31,11 +31,7 @@ struct RunCommand: Command {
         try arguments.finish()
 
         var bus = try HardwareSession.openBus(config.i2cDevice)
-        let address = try HardwareSession.findIMU(&bus, config: config)
-        var driverConfig = MPU9250<LinuxI2CBus>.Configuration()
-        driverConfig.sampleRateHz = config.rates.imuHz
-        driverConfig.useMagnetometer = config.magnetometer != "none"
-        let driver = MPU9250(bus: bus, address: address, configuration: driverConfig)
+        let driver = try HardwareSession.detectBoard(&bus, config: config, report: { if !quiet { Console.out($0) } })
         let lines: LinuxGPIOLines
         do {
             lines = try LinuxGPIOLines(chip: config.gpioChip, offsets: config.ledLines, activeLow: config.activeLow)
@@ -48,13 +44,12 @@ struct RunCommand: Command {
             try? lines.set(0)
             throw CommandError(error.description)
         }
-        Console.out("headtrack: \(loop.driver.chipName) at \(hex(address)) on \(config.i2cDevice)"
-            + (loop.driver.hasMagnetometer ? " with AK8963" : " without magnetometer")
+        Console.out("headtrack: \(loop.driver.chipName) on \(config.i2cDevice)"
             + ", LEDs on \(lines.chipPath) (\(lines.chipLabel)) lines \(config.ledLines.map(String.init).joined(separator: ","))")
         SystemdNotify.ready(status: "tracking with \(loop.driver.chipName)")
         var nextSummary = 60.0
         var samples = 0
-        var faults = 0
+        var faults = FaultCounters()  // kept from the events, for the minute summary while the loop runs
         var nextWatchdog = 0.0
         let watchdogInterval = SystemdNotify.watchdogInterval
         loop.run(duration: duration, shouldStop: { ht_stop_requested() != 0 }) { event, _ in
@@ -64,10 +59,11 @@ struct RunCommand: Command {
             case .imu:
                 samples += 1
             case let .fault(t, error):
-                faults += 1
+                faults.count(error)
                 Console.err("t=\(fixed(t, 2))s fault: \(error)")
             case let .reinitialized(t):
-                Console.err("t=\(fixed(t, 2))s the IMU had lost its configuration (power glitch?): re-initialised")
+                faults.chipResets += 1
+                Console.err("t=\(fixed(t, 2))s a sensor had lost its configuration (power glitch?): re-initialised")
             case let .display(t, _):
                 if let w = watchdogInterval, t >= nextWatchdog {
                     nextWatchdog = t + w
@@ -75,7 +71,7 @@ struct RunCommand: Command {
                 }
                 if t >= nextSummary {
                     nextSummary += 60
-                    Console.out("t=\(fixed(t, 0))s summary: \(samples) IMU samples, \(faults) faults in total")
+                    Console.out("t=\(fixed(t, 0))s summary: \(samples) IMU samples, \(faults.total) faults; \(faults.summary)")
                 }
             }
         }

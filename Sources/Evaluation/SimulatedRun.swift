@@ -35,9 +35,11 @@ public struct SimulatedRun {
                     observer: (LoopEvent, Pipeline) -> Void = { _, _ in }) throws(SensorError) -> Result {
         let board = SimulatedBoard(motion: script, sensor: sensor, speed: speed)
         prepare(board)
-        var driverConfig = MPU9250<SimulatedI2CBus>.Configuration()
-        driverConfig.sampleRateHz = config.rates.imuHz
-        let driver = MPU9250(bus: board.bus, address: 0x68, configuration: driverConfig)
+        // The same detection `run` does on real hardware.
+        var bus = board.bus
+        let driver = try BoardDetector.detect(&bus, request: config.detectionRequest)
+            .makeBoard(bus: bus, settings: config.imuSettings, magnetometerMount: config.magnetometerMount,
+                           screen: config.screenSettings)
         var loop = TrackerLoop(driver: driver, lines: board.leds, clock: board.clock,
                                pipeline: Pipeline(settings: config.pipelineSettings), rates: config.rates)
         try loop.start()

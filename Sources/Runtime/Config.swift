@@ -10,12 +10,19 @@ public struct Config: Sendable, Equatable {
     public var imu = "auto"
     public var imuAddress: UInt8? = nil
     public var magnetometer = "auto"
+    /// Treat identical samples in a row as a fault (frozen data registers). Real sensor noise makes them
+    /// impossible; turn this off only for test rigs whose registers never change on their own (i2c-stub).
+    public var detectFrozenData = true
     public var gpioChip = "pinctrl-bcm2711"
     public var activeLow = false
     /// BCM line offsets by role, in `Led` order: nod, shake, north, up, down, left, right, status.
     public var ledLines: [UInt32] = [17, 27, 22, 23, 24, 25, 5, 6]
     public var rates = LoopRates()
     public var mount: Mount = .identity
+    /// How a standalone magnetometer (QMC5883L, HMC5883L) sits relative to the IMU, in the same
+    /// "forward,left,up" notation with the IMU's x, y, z as forward, left, up: "x,y,z" (default) means its axes
+    /// are aligned with the IMU's. Not applied to in-package magnetometers, whose alignment the datasheet fixes.
+    public var magnetometerMount: Mount = .identity
     public var declinationDegrees = 0.0
     public var flicks = false
     public var gesturePreset = "normal"
@@ -25,6 +32,36 @@ public struct Config: Sendable, Equatable {
     public init() {}
 
     public static let ledNames = ["nod", "shake", "north", "up", "down", "left", "right", "status"]
+    public static let imuNames = ["auto"] + IMUKind.allCases.map(\.rawValue)
+    public static let magnetometerNames = ["auto", "none"] + MagnetometerKind.allCases.map(\.rawValue)
+
+    /// What to look for on the bus (`imu` and `magnetometer` were validated when the config was read).
+    public var detectionRequest: DetectionRequest {
+        let mag: MagnetometerChoice
+        switch magnetometer {
+        case "none": mag = .none
+        case "auto": mag = .auto
+        default: mag = MagnetometerKind(rawValue: magnetometer).map { .pinned($0) } ?? .auto
+        }
+        return DetectionRequest(imu: IMUKind(rawValue: imu), imuAddress: imuAddress, magnetometer: mag)
+    }
+
+    /// Plausibility checks on every sample.
+    public var screenSettings: SampleScreen.Settings {
+        var s = SampleScreen.Settings(imuRateHz: rates.imuHz)
+        if !detectFrozenData {
+            s.imuFrozenAfter = Int.max
+            s.magnetometerFrozenAfter = Int.max
+        }
+        return s
+    }
+
+    /// Driver settings for the IMU.
+    public var imuSettings: IMUSettings {
+        var s = IMUSettings()
+        s.sampleRateHz = rates.imuHz
+        return s
+    }
 
     public static func load(path: String) throws(ConfigError) -> Config {
         let text: String
@@ -89,17 +126,26 @@ struct ConfigReader {
 
     mutating func read(_ root: JSONValue) throws(ConfigError) -> Config {
         var c = Config()
-        let top = try object(root, at: "", allowed: ["i2c", "gpio", "rates", "mount", "declinationDeg", "gestures",
+        let top = try object(root, at: "", allowed: ["i2c", "gpio", "rates", "mount", "magnetometerMount", "declinationDeg", "gestures",
                                                        "calibrationFile", "board", "$schema", "comment"])
         for (k, v) in top {
             switch k {
             case "i2c":
-                for (k2, v2) in try object(v, at: "i2c", allowed: ["device", "imu", "imuAddress", "magnetometer"]) {
+                for (k2, v2) in try object(v, at: "i2c", allowed: ["device", "imu", "imuAddress", "magnetometer", "detectFrozenData"]) {
                     let key = "i2c." + k2
                     switch k2 {
                     case "device": c.i2cDevice = try string(v2, key)
-                    case "imu": c.imu = try string(v2, key)
-                    case "magnetometer": c.magnetometer = try string(v2, key)
+                    case "detectFrozenData": c.detectFrozenData = try bool(v2, key)
+                    case "imu":
+                        c.imu = try string(v2, key)
+                        guard Config.imuNames.contains(c.imu) else {
+                            throw fail(key, "'\(c.imu)' is not one of \(Config.imuNames.joined(separator: ", ")) (`headtrack probe` names what is on the bus)")
+                        }
+                    case "magnetometer":
+                        c.magnetometer = try string(v2, key)
+                        guard Config.magnetometerNames.contains(c.magnetometer) else {
+                            throw fail(key, "'\(c.magnetometer)' is not one of \(Config.magnetometerNames.joined(separator: ", ")) (`headtrack probe` names what is on the bus)")
+                        }
                     default:
                         if v2 == .null { c.imuAddress = nil } else { c.imuAddress = UInt8(try number(v2, key, range: 0x03...0x77)) }
                     }
@@ -132,6 +178,9 @@ struct ConfigReader {
             case "mount":
                 let text = try string(v, "mount")
                 do { c.mount = try Mount(parsing: text) } catch { throw fail("mount", error.description) }
+            case "magnetometerMount":
+                let text = try string(v, k)
+                do { c.magnetometerMount = try Mount(parsing: text) } catch { throw fail(k, error.description) }
             case "declinationDeg": c.declinationDegrees = try number(v, k, range: -180...180)
             case "gestures":
                 for (k2, v2) in try object(v, at: "gestures", allowed: ["flicks", "preset", "cooldownS"]) {

@@ -27,8 +27,13 @@ public enum LoopEvent {
 /// chip health check (10 Hz). Samples are stamped with their scheduled time, not the wake-up time, so
 /// scheduling jitter never reaches the filter. Generic over bus, lines and clock: the same code runs on the
 /// board and on the simulated board, with no existential dispatch per sample.
+///
+/// A sample that cannot be read (bus error, frozen or corrupted data) is reported as a `.fault` event at its
+/// scheduled time and never reaches the pipeline. After a fault, the chip's configuration is read back before
+/// its next read, so a chip that came back from a power loss is re-initialised at once.
 public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock> {
-    public var driver: MPU9250<Bus>
+    /// The board's IMU and magnetometer drivers.
+    public var driver: SensorBoard<Bus>
     public var lines: Lines
     public var clock: Clock
     public var pipeline: Pipeline
@@ -39,12 +44,13 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
     /// Seconds a fault keeps the status LED in its fault pattern, so even a one-sample glitch is seen.
     public var faultHold = 0.5
     private var lastFaultTime = -Double.infinity
-    private var checkConfigurationNow = false
+    private var imuCheckPending = false
+    private var magnetometerCheckPending = false
     private var pendingMag: Vector3? = nil
     private var lastDisplay = -Double.infinity
     private var origin: Nanoseconds = 0
 
-    public init(driver: MPU9250<Bus>, lines: Lines, clock: Clock, pipeline: Pipeline, rates: LoopRates = LoopRates()) {
+    public init(driver: SensorBoard<Bus>, lines: Lines, clock: Clock, pipeline: Pipeline, rates: LoopRates = LoopRates()) {
         self.driver = driver
         self.lines = lines
         self.clock = clock
@@ -76,7 +82,10 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
             if deadline >= end { break }
             clock.sleep(until: deadline)
             let fired = schedule.fire(now: clock.now(), dueTimes: &due)
-            if fired & 0b1000 != 0 { healthCheck(t: seconds(due.3), observer: observer) }
+            if fired & 0b1000 != 0 {
+                if !imuCheckPending { _ = checkIMU(t: seconds(due.3), observer: observer) }
+                if driver.hasMagnetometer && !magnetometerCheckPending { _ = checkMagnetometer(t: seconds(due.3), observer: observer) }
+            }
             if fired & 0b0010 != 0 && driver.hasMagnetometer { readMagnetometer(t: seconds(due.1), observer: observer) }
             if fired & 0b0001 != 0 { readIMU(t: seconds(due.0), observer: observer) }
             if fired & 0b0100 != 0 { display(t: seconds(due.2), observer: observer) }
@@ -92,20 +101,16 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
     // MARK: Stages
 
     private mutating func readIMU(t: Double, observer: (LoopEvent, Pipeline) -> Void) {
+        // After a fault, first make sure the chip still holds its configuration (or re-initialise it).
+        if imuCheckPending && !checkIMU(t: t, observer: observer) { return }
         let sample: ImuSample
         do {
+            // Screened by the board: all-zero, non-finite, frozen and corrupted samples throw.
             sample = try driver.readIMU()
         } catch {
-            fault(error, t: t, observer: observer)
+            fault(error, t: t, imu: true, observer: observer)
             return
         }
-        // An all-zero or non-finite block is not a measurement (a chip mid-reset, or a bus returning zeros).
-        let accelNorm = sample.accel.length
-        guard sample.accel.isFinite, sample.gyro.isFinite, accelNorm > 0.05 * Units.standardGravity else {
-            fault(.implausibleData("accelerometer reads \(accelNorm) m/s²"), t: t, observer: observer)
-            return
-        }
-        if checkConfigurationNow { healthCheck(t: t, observer: observer) }
         imuSamples += 1
         let mag = pendingMag
         pendingMag = nil
@@ -116,10 +121,16 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
     }
 
     private mutating func readMagnetometer(t: Double, observer: (LoopEvent, Pipeline) -> Void) {
+        if (magnetometerCheckPending || driver.magnetometerNeedsInitialize) && !checkMagnetometer(t: t, observer: observer) {
+            return
+        }
         do {
-            if let m = try driver.readMagnetometer() { pendingMag = m.field }
+            if let m = try driver.readMagnetometer() {
+                pendingMag = m.field
+                if m.overrun { faults.magnetometerOverruns += 1 }  // counted; the field itself is valid
+            }
         } catch {
-            fault(error, t: t, observer: observer)
+            fault(error, t: t, imu: false, observer: observer)
         }
     }
 
@@ -131,27 +142,48 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
         observer(.display(t: t, leds: mask), pipeline)
     }
 
-    /// Reads back configuration; a chip that lost power is re-initialised without a reset pulse (it has just
-    /// been reset), so recovery takes milliseconds, not the 100 ms start-up wait.
-    private mutating func healthCheck(t: Double, observer: (LoopEvent, Pipeline) -> Void) {
-        checkConfigurationNow = false
+    /// Reads back the IMU's configuration; a chip that lost power is re-initialised without a reset pulse (it
+    /// has just been reset), so recovery takes milliseconds, not the 100 ms start-up wait. Returns whether
+    /// the IMU may be read now (false: the check failed, or the chip was just re-initialised).
+    private mutating func checkIMU(t: Double, observer: (LoopEvent, Pipeline) -> Void) -> Bool {
+        imuCheckPending = false
+        var c = clock
         do {
-            if try driver.configurationIntact() { return }
-            faults.chipResets += 1
-            lastFaultTime = t
-            var c = clock
-            try driver.initialize(delay: { s in c.sleep(until: c.now() + Nanoseconds(min(s, 0.002) * 1e9)) })
-            pipeline.reset()
-            observer(.reinitialized(t: t), pipeline)
+            guard try driver.checkIMU(delay: { s in c.sleep(until: c.now() + Nanoseconds(min(s, 0.002) * 1e9)) }) else { return true }
         } catch {
-            fault(error, t: t, observer: observer)
+            fault(error, t: t, imu: true, observer: observer)
+            return false
         }
+        faults.chipResets += 1
+        lastFaultTime = t
+        pipeline.reset()
+        observer(.reinitialized(t: t), pipeline)
+        return false
     }
 
-    private mutating func fault(_ error: SensorError, t: Double, observer: (LoopEvent, Pipeline) -> Void) {
+    /// The same for the magnetometer (also re-initialises one that lost power with the IMU's package).
+    private mutating func checkMagnetometer(t: Double, observer: (LoopEvent, Pipeline) -> Void) -> Bool {
+        magnetometerCheckPending = false
+        let packageReset = driver.magnetometerNeedsInitialize
+        var c = clock
+        do {
+            guard try driver.checkMagnetometer(delay: { s in c.sleep(until: c.now() + Nanoseconds(min(s, 0.002) * 1e9)) }) else { return true }
+        } catch {
+            fault(error, t: t, imu: false, observer: observer)
+            return false
+        }
+        if !packageReset {  // a reset of the IMU's package was counted with the IMU
+            faults.chipResets += 1
+            lastFaultTime = t
+            observer(.reinitialized(t: t), pipeline)
+        }
+        return false
+    }
+
+    private mutating func fault(_ error: SensorError, t: Double, imu: Bool, observer: (LoopEvent, Pipeline) -> Void) {
         faults.count(error)
         lastFaultTime = t
-        checkConfigurationNow = true
+        if imu { imuCheckPending = true } else { magnetometerCheckPending = true }
         observer(.fault(t: t, error: error), pipeline)
     }
 }

@@ -13,6 +13,8 @@ public struct MPU9250<Bus: I2CBus> {
         /// Output rate (Hz) = 1 kHz / (1 + SMPLRT_DIV).
         public var sampleRateHz: Double = 200
         public var useMagnetometer = true
+        /// Accept a WHO_AM_I other than 0x71/0x73 (the user pinned the chip: clones answer odd values).
+        public var acceptUnknownIdentity = false
         public init() {}
         public var sampleRateDivider: UInt8 {
             UInt8(clamping: Int((1000 / max(4, min(1000, sampleRateHz))).rounded()) - 1)
@@ -40,16 +42,20 @@ public struct MPU9250<Bus: I2CBus> {
     // MARK: Set-up
 
     /// Resets and configures the chip and its magnetometer. `delay` waits the given seconds (real or simulated).
-    public mutating func initialize(delay: (Double) -> Void) throws(SensorError) {
+    /// `reset: false` skips the H_RESET pulse and its 100 ms wait, for a chip that has just come back from a
+    /// power loss and so is in its reset state already.
+    public mutating func initialize(delay: (Double) -> Void, reset: Bool = true) throws(SensorError) {
         do {
             whoAmI = try bus.readRegister(address: address, register: MPU9250Register.whoAmI)
         } catch { throw .bus(error) }
-        guard MPU9250<Bus>.knownWhoAmI[whoAmI] != nil else {
+        guard MPU9250<Bus>.knownWhoAmI[whoAmI] != nil || configuration.acceptUnknownIdentity else {
             throw .unexpectedIdentity(bus: bus.name, address: address, register: MPU9250Register.whoAmI,
                                       found: whoAmI, expected: "0x71 (MPU-9250) or 0x73 (MPU-9255)")
         }
-        try write(MPU9250Register.powerManagement1, MPU9250Bits.deviceReset)
-        delay(0.1)  // register access is available ≤ 100 ms after a reset (DS9250 §3.4.2)
+        if reset {
+            try write(MPU9250Register.powerManagement1, MPU9250Bits.deviceReset)
+            delay(0.1)  // register access is available ≤ 100 ms after a reset (DS9250 §3.4.2)
+        }
         try write(MPU9250Register.powerManagement1, MPU9250Bits.clockAutoPLL)
         try write(MPU9250Register.powerManagement2, 0x00)
         delay(0.01)

@@ -13,5 +13,8 @@ public struct ImuSample: Sendable, Equatable {
 /// One magnetometer reading in µT.
 public struct MagSample: Sendable, Equatable {
     public var field: Vector3
-    public init(field: Vector3) { self.field = field }
+    /// The chip reported a data overrun (AK ST1.DOR, QMC STATUS.DOR): at least one measurement was skipped
+    /// because it was not read in time. The field itself is valid (the latest measurement).
+    public var overrun: Bool
+    public init(field: Vector3, overrun: Bool = false) { self.field = field; self.overrun = overrun }
 }

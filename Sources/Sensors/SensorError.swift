@@ -13,6 +13,12 @@ public enum SensorError: Error, Equatable, Sendable, CustomStringConvertible {
     case magneticOverflow
     /// A reading that cannot be physical (e.g. all zero, NaN); the sample is dropped.
     case implausibleData(String)
+    /// The data registers stopped changing: identical raw values for many samples in a row, which sensor
+    /// noise makes impossible on a live chip (a stuck or sleeping chip, or a bus returning stale bytes).
+    case frozenData(String)
+    /// A sample jumped further from its neighbours than a head can move in one sample period: bytes
+    /// corrupted on the bus (or a hard knock). The sample is dropped.
+    case corruptedSample(String)
 
     public var description: String {
         switch self {
@@ -27,6 +33,10 @@ public enum SensorError: Error, Equatable, Sendable, CustomStringConvertible {
             return "magnetometer overflow: a magnet or steel is too close to the sensor"
         case let .implausibleData(s):
             return "implausible sensor data: \(s)"
+        case let .frozenData(s):
+            return "frozen sensor data: \(s); the chip is checked and re-initialised if it was reset"
+        case let .corruptedSample(s):
+            return "corrupted sample dropped: \(s) (noise on the bus? keep I²C wires short, away from the LEDs)"
         }
     }
 }

@@ -1,0 +1,255 @@
+import Hardware
+
+/// Which magnetometer to use: found automatically, none, or one named in the config.
+public enum MagnetometerChoice: Sendable, Equatable {
+    case auto, none, pinned(MagnetometerKind)
+}
+
+/// What the config asks for: `imu` nil means auto-detect; `imuAddress` nil means try 0x68, then 0x69.
+public struct DetectionRequest: Sendable, Equatable {
+    public var imu: IMUKind? = nil
+    public var imuAddress: UInt8? = nil
+    public var magnetometer: MagnetometerChoice = .auto
+    public init(imu: IMUKind? = nil, imuAddress: UInt8? = nil, magnetometer: MagnetometerChoice = .auto) {
+        self.imu = imu; self.imuAddress = imuAddress; self.magnetometer = magnetometer
+    }
+}
+
+/// What answered on the bus, and what the pipeline will use.
+public struct Detection: Sendable {
+    public struct IMU: Sendable, Equatable {
+        public var kind: IMUKind
+        public var address: UInt8
+        /// The identity register's value (WHO_AM_I 0x75, or bank-0 register 0x00 on the ICM-20948).
+        public var identity: UInt8
+        /// The driver must not insist on the datasheet identity (pinned, or a register-compatible part).
+        public var acceptUnknownIdentity: Bool
+    }
+    public struct Magnetometer: Sendable, Equatable {
+        public var kind: MagnetometerKind
+        public var acceptUnknownIdentity: Bool
+    }
+
+    /// One line per address that answered: "0x68: MPU-9250 (WHO_AM_I 0x71)".
+    public var findings: [String] = []
+    /// Why something that answered is not used, or what is assumed.
+    public var notes: [String] = []
+    public var imu: IMU? = nil
+    public var magnetometer: Magnetometer? = nil
+    /// Set when the request cannot be met (nothing usable answered, or a pinned chip is missing).
+    public var failure: SensorError? = nil
+
+    /// "MPU-9250 at 0x68 with its AK8963 magnetometer" / "... without a magnetometer (no heading)".
+    public var usage: String {
+        guard let imu else { return "nothing usable" }
+        let head = "\(imu.kind.displayName) driver for the chip at \(hex(imu.address))"
+        guard let m = magnetometer?.kind else { return head + ", no magnetometer (no heading, north LED off)" }
+        return head + " + " + m.displayName + (m.isInPackage ? " (in the IMU's package)" : " at \(hex(m.address))")
+    }
+
+    /// The drivers for what was detected. Throws `failure`, when set, with what to do about it.
+    public func makeBoard<Bus: I2CBus>(bus: Bus, settings: IMUSettings = IMUSettings(), magnetometerMount: Mount = .identity,
+                                       screen: SampleScreen.Settings? = nil) throws(SensorError) -> SensorBoard<Bus> {
+        if let failure { throw failure }
+        guard let imu else { throw .noIMU(bus: bus.name, addresses: [0x68, 0x69]) }
+        var s = settings
+        s.acceptUnknownIdentity = s.acceptUnknownIdentity || imu.acceptUnknownIdentity
+        let device = IMUDevice(kind: imu.kind, bus: bus, address: imu.address, settings: s)
+        let mag = magnetometer.map {
+            MagnetometerDevice(kind: $0.kind, bus: bus, acceptUnknownIdentity: $0.acceptUnknownIdentity)
+        }
+        return SensorBoard(imu: device, magnetometer: mag, magnetometerMount: magnetometerMount,
+                           screen: screen ?? SampleScreen.Settings(imuRateHz: settings.sampleRateHz))
+    }
+}
+
+/// Finds the IMU and magnetometer by their identity registers. WHO_AM_I is a hint: clones answer odd
+/// values, so known register-compatible values are used with a note and unknown ones only when the config
+/// pins the chip. A magnetometer is trusted only when its own ID answers (hardware-facts §1.1, §1.7).
+/// Probing writes only what initialisation writes anyway (wake, I²C master off, bypass on).
+public enum BoardDetector {
+    public static func detect<Bus: I2CBus>(_ bus: inout Bus, request: DetectionRequest = DetectionRequest()) -> Detection {
+        var d = Detection()
+        let addresses: [UInt8] = request.imuAddress.map { [$0] } ?? [0x68, 0x69]
+        var unknown: (address: UInt8, value: UInt8)? = nil
+        for a in addresses {
+            switch identifyIMU(&bus, address: a, pinned: request.imu, detection: &d) {
+            case .absent: continue
+            case let .unknown(value): if unknown == nil { unknown = (a, value) }
+            case let .found(imu): if d.imu == nil { d.imu = imu }
+            }
+        }
+        if d.imu == nil {
+            if let u = unknown {
+                d.failure = .unexpectedIdentity(bus: bus.name, address: u.address, register: MPU9250Register.whoAmI, found: u.value,
+                                                expected: "a known IMU (0x68 MPU-6050, 0x70 MPU-6500, 0x71/0x73 MPU-9250/9255, or 0xea in register 0x00 for the ICM-20948); if it is a clone, pin the driver with \"i2c\": {\"imu\": \"mpu6500\"} in the config")
+            } else {
+                d.failure = .noIMU(bus: bus.name, addresses: addresses)
+            }
+        }
+        detectMagnetometer(&bus, request: request, detection: &d)
+        return d
+    }
+
+    // MARK: IMU
+
+    enum IMUResult { case absent, unknown(UInt8), found(Detection.IMU) }
+
+    static let mpuIdentities: [UInt8: (IMUKind, String)] = [
+        0x68: (.mpu6050, "MPU-6050 (or MPU-9150)"), 0x70: (.mpu6500, "MPU-6500"),
+        0x71: (.mpu9250, "MPU-9250"), 0x73: (.mpu9250, "MPU-9255"),
+    ]
+
+    static func identifyIMU<Bus: I2CBus>(_ bus: inout Bus, address a: UInt8, pinned: IMUKind?,
+                                         detection d: inout Detection) -> IMUResult {
+        guard let who = try? bus.readRegister(address: a, register: MPU9250Register.whoAmI) else { return .absent }
+        if let known = mpuIdentities[who] {
+            d.findings.append("\(hex(a)): \(known.1) (WHO_AM_I \(hex(who)))")
+            guard let p = pinned, p != known.0 else {
+                return .found(.init(kind: known.0, address: a, identity: who, acceptUnknownIdentity: false))
+            }
+            d.notes.append("\(hex(a)) answers like an \(known.0.displayName), but the config pins the \(p.displayName) driver: using it")
+            if p == .icm20948 { _ = iCMIdentity(&bus, address: a) }
+            return .found(.init(kind: p, address: a, identity: who, acceptUnknownIdentity: true))
+        }
+        if let name = MPU6500Value.compatibleIdentities[who], pinned == nil || pinned!.isMPUFamily {
+            d.findings.append("\(hex(a)): \(name) (WHO_AM_I \(hex(who)))")
+            let kind = pinned ?? .mpu6500
+            d.notes.append("WHO_AM_I \(hex(who)) is not a datasheet value of the parts this build knows; its registers follow the MPU-6500 map, so the \(kind.displayName) driver reads it")
+            return .found(.init(kind: kind, address: a, identity: who, acceptUnknownIdentity: true))
+        }
+        if let icm = iCMIdentity(&bus, address: a), icm == ICM20948Value.whoAmI {
+            d.findings.append("\(hex(a)): ICM-20948 (bank 0 register 0x00 = \(hex(icm)))")
+            if let p = pinned, p != .icm20948 {
+                d.notes.append("\(hex(a)) answers like an ICM-20948, but the config pins the \(p.displayName) driver: using it")
+                return .found(.init(kind: p, address: a, identity: who, acceptUnknownIdentity: true))
+            }
+            return .found(.init(kind: .icm20948, address: a, identity: icm, acceptUnknownIdentity: false))
+        }
+        d.findings.append("\(hex(a)): unknown chip (WHO_AM_I \(hex(who)))")
+        if let p = pinned {
+            d.notes.append("the config pins the \(p.displayName) driver for the unknown chip at \(hex(a)): using it")
+            return .found(.init(kind: p, address: a, identity: who, acceptUnknownIdentity: true))
+        }
+        d.notes.append("\(hex(a)) is not used: its identity is unknown (a real-time clock such as the DS3231 also lives at 0x68); pin \"i2c\": {\"imu\": ...} if it is an IMU clone")
+        return .unknown(who)
+    }
+
+    /// Bank-0 register 0x00 of an ICM-20948. REG_BANK_SEL (0x7F) is only written when it reads like a bank
+    /// selection (0x10/0x20/0x30): on the MPU family 0x7F is an accelerometer offset trim, never to be touched.
+    static func iCMIdentity<Bus: I2CBus>(_ bus: inout Bus, address a: UInt8) -> UInt8? {
+        guard let first = try? bus.readRegister(address: a, register: ICM20948Register.whoAmI) else { return nil }
+        if first == ICM20948Value.whoAmI { return first }
+        guard let bank = try? bus.readRegister(address: a, register: ICM20948Register.bankSelect),
+              [0x10, 0x20, 0x30].contains(bank) else { return first }
+        guard (try? bus.writeRegister(address: a, register: ICM20948Register.bankSelect, value: ICM20948Value.bank0)) != nil else { return first }
+        return try? bus.readRegister(address: a, register: ICM20948Register.whoAmI)
+    }
+
+    // MARK: Magnetometer
+
+    static func detectMagnetometer<Bus: I2CBus>(_ bus: inout Bus, request: DetectionRequest, detection d: inout Detection) {
+        var candidates: [MagnetometerKind] = []
+        var unverified: [MagnetometerKind] = []  // something answers at the address, without the right ID
+        if let imu = d.imu {
+            openBypass(&bus, imu: imu)
+            if imu.kind == .icm20948 {
+                if let wia = readBytes(&bus, 0x0C, AK09916Register.wia1, 2) {
+                    if wia == [AK09916Value.companyID, AK09916Value.deviceID] {
+                        d.findings.append("0x0c: AK09916 magnetometer behind the ICM-20948's bypass (WIA1/WIA2 0x48/0x09)")
+                        candidates.append(.ak09916)
+                    } else {
+                        d.findings.append("0x0c: unknown chip behind the ICM-20948's bypass (WIA1/WIA2 \(hex(wia[0]))/\(hex(wia[1])))")
+                        unverified.append(.ak09916)
+                    }
+                } else {
+                    d.notes.append("0x0c: no AK09916 answered behind the ICM-20948's bypass")
+                }
+            } else if let wia = readBytes(&bus, 0x0C, AK8963Register.wia, 1) {
+                if wia[0] == AK8963Value.deviceID && imu.kind != .mpu6050 {
+                    d.findings.append("0x0c: AK8963 magnetometer behind the MPU's bypass (WIA 0x48)")
+                    candidates.append(.ak8963)
+                } else if wia[0] == AK8963Value.deviceID {
+                    d.findings.append("0x0c: AKM magnetometer (WIA 0x48) behind a WHO_AM_I 0x68 chip")
+                    d.notes.append("0x0c: probably an MPU-9150's AK8975, which this build does not drive (no continuous mode)")
+                    unverified.append(.ak8963)
+                } else {
+                    d.findings.append("0x0c: unknown chip behind the MPU's bypass (WIA \(hex(wia[0])), an AK8963 answers 0x48)")
+                    unverified.append(.ak8963)
+                }
+            } else if imu.kind == .mpu9250 {
+                d.notes.append("0x0c: no AK8963 answered behind the MPU's bypass: an \"MPU-9250\" without a working magnetometer")
+            }
+        }
+        if let id = readBytes(&bus, QMC5883LRegister.address, QMC5883LRegister.chipID, 1) {
+            if id[0] == QMC5883LValue.chipID {
+                d.findings.append("0x0d: QMC5883L magnetometer (chip ID 0xff)")
+                candidates.append(.qmc5883l)
+            } else {
+                d.findings.append("0x0d: unknown chip (register 0x0d = \(hex(id[0])), a QMC5883L answers 0xff)")
+                unverified.append(.qmc5883l)
+            }
+        }
+        if let id = readBytes(&bus, HMC5883LRegister.address, HMC5883LRegister.identificationA, 3) {
+            if id == [0x48, 0x34, 0x33] {
+                d.findings.append("0x1e: HMC5883L magnetometer (identification 'H43')")
+                candidates.append(.hmc5883l)
+            } else if readBytes(&bus, HMC5883LRegister.address, 0x0F, 1) == [0x3D] {
+                d.findings.append("0x1e: LIS3MDL magnetometer (WHO_AM_I 0x3d), which this build does not drive")
+            } else {
+                d.findings.append("0x1e: unknown chip (0x0a–0x0c = \(id.map(hex).joined(separator: " ")), an HMC5883L answers 'H43')")
+                unverified.append(.hmc5883l)
+            }
+        }
+        switch request.magnetometer {
+        case .none:
+            if !candidates.isEmpty { d.notes.append("the config turns the magnetometer off (\"magnetometer\": \"none\")") }
+        case .auto:
+            // The IMU's own magnetometer first: its alignment with the IMU is fixed by the datasheet.
+            if let k = candidates.first {
+                d.magnetometer = .init(kind: k, acceptUnknownIdentity: false)
+                if candidates.count > 1 {
+                    d.notes.append("several magnetometers answer; using the \(k.displayName) (set i2c.magnetometer to choose)")
+                }
+                if !k.isInPackage {
+                    d.notes.append("the \(k.displayName)'s axes are taken as aligned with the IMU's; set \"magnetometerMount\" if the breakout sits otherwise")
+                }
+            } else if d.imu != nil {
+                d.notes.append("no magnetometer answered with its own ID: tracking without heading")
+            }
+        case let .pinned(k):
+            if candidates.contains(k) {
+                d.magnetometer = .init(kind: k, acceptUnknownIdentity: false)
+            } else if k == .qmc5883l && unverified.contains(.qmc5883l) {
+                // Early QMC5883L revisions left register 0x0D reserved; the user says it is one.
+                d.magnetometer = .init(kind: k, acceptUnknownIdentity: true)
+                d.notes.append("0x0d does not answer the QMC5883L chip ID 0xff; using it because the config pins the qmc5883l")
+            } else if d.failure == nil {
+                d.failure = .magnetometerMissing(bus: bus.name, detail: "the config pins the \(k.rawValue) but no \(k.displayName) answered with its ID at \(hex(k.address))" + (candidates.isEmpty ? "" : "; found: \(candidates.map(\.rawValue).joined(separator: ", ")) (set i2c.magnetometer to auto to use it)"))
+            }
+        }
+    }
+
+    /// Switches the IMU's I²C master off and its bypass on (and wakes it), so chips on its auxiliary bus answer.
+    static func openBypass<Bus: I2CBus>(_ bus: inout Bus, imu: Detection.IMU) {
+        let a = imu.address
+        if imu.kind == .icm20948 {
+            try? bus.writeRegister(address: a, register: ICM20948Register.bankSelect, value: ICM20948Value.bank0)
+            try? bus.writeRegister(address: a, register: ICM20948Register.powerManagement1, value: ICM20948Value.awakeAutoClock)
+            try? bus.writeRegister(address: a, register: ICM20948Register.userControl, value: 0x00)
+            try? bus.writeRegister(address: a, register: ICM20948Register.intPinConfig, value: ICM20948Value.bypassEnable)
+        } else {
+            try? bus.writeRegister(address: a, register: MPU9250Register.powerManagement1, value: MPU9250Bits.clockAutoPLL)
+            try? bus.writeRegister(address: a, register: MPU9250Register.userControl, value: 0x00)
+            try? bus.writeRegister(address: a, register: MPU9250Register.intPinConfig, value: MPU9250Bits.bypassEnable)
+        }
+    }
+
+    static func readBytes<Bus: I2CBus>(_ bus: inout Bus, _ address: UInt8, _ register: UInt8, _ count: Int) -> [UInt8]? {
+        var out = [UInt8](repeating: 0, count: count)
+        let ok = out.withUnsafeMutableBufferPointer { b in
+            (try? bus.readRegisters(address: address, register: register, into: b)) != nil
+        }
+        return ok ? out : nil
+    }
+}

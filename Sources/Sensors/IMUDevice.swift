@@ -1,0 +1,122 @@
+import Hardware
+
+/// The accel/gyro chips this build drives, by their config names.
+public enum IMUKind: String, CaseIterable, Sendable {
+    case mpu6050, mpu6500, mpu9250, icm20948
+
+    public var displayName: String {
+        switch self {
+        case .mpu6050: return "MPU-6050"
+        case .mpu6500: return "MPU-6500"
+        case .mpu9250: return "MPU-9250"
+        case .icm20948: return "ICM-20948"
+        }
+    }
+
+    /// Chips whose registers follow the MPU map (WHO_AM_I at 0x75, bypass in INT_PIN_CFG 0x37).
+    public var isMPUFamily: Bool { self != .icm20948 }
+}
+
+/// Driver settings common to every IMU.
+public struct IMUSettings: Sendable, Equatable {
+    public var sampleRateHz: Double = 200
+    public var gyroRange: GyroRange = .dps500
+    public var accelRange: AccelRange = .g4
+    /// Do not insist on the datasheet identity (pinned in the config, or a known register-compatible part).
+    public var acceptUnknownIdentity = false
+    public init() {}
+}
+
+/// One IMU driver, chosen at start-up. A switch per call instead of an existential: the loop stays generic
+/// over the bus, and nothing is boxed or dynamically dispatched per sample.
+public enum IMUDevice<Bus: I2CBus> {
+    case mpu6050(MPU6050<Bus>)
+    case mpu6500(MPU6500<Bus>)
+    case mpu9250(MPU9250<Bus>)
+    case icm20948(ICM20948<Bus>)
+
+    public init(kind: IMUKind, bus: Bus, address: UInt8, settings: IMUSettings = IMUSettings()) {
+        switch kind {
+        case .mpu6050, .mpu6500:
+            var c = InvenSenseConfiguration()
+            c.sampleRateHz = settings.sampleRateHz
+            c.gyroRange = settings.gyroRange
+            c.accelRange = settings.accelRange
+            c.acceptUnknownIdentity = settings.acceptUnknownIdentity
+            self = kind == .mpu6050 ? .mpu6050(MPU6050(bus: bus, address: address, configuration: c))
+                : .mpu6500(MPU6500(bus: bus, address: address, configuration: c))
+        case .mpu9250:
+            var c = MPU9250<Bus>.Configuration()
+            c.sampleRateHz = settings.sampleRateHz
+            c.gyroRange = settings.gyroRange
+            c.accelRange = settings.accelRange
+            c.acceptUnknownIdentity = settings.acceptUnknownIdentity
+            c.useMagnetometer = false  // the AK8963 is driven as a MagnetometerDevice of its own
+            self = .mpu9250(MPU9250(bus: bus, address: address, configuration: c))
+        case .icm20948:
+            var c = ICM20948<Bus>.Configuration()
+            c.sampleRateHz = settings.sampleRateHz
+            c.gyroRange = settings.gyroRange
+            c.accelRange = settings.accelRange
+            c.acceptUnknownIdentity = settings.acceptUnknownIdentity
+            self = .icm20948(ICM20948(bus: bus, address: address, configuration: c))
+        }
+    }
+
+    public var kind: IMUKind {
+        switch self {
+        case .mpu6050: return .mpu6050
+        case .mpu6500: return .mpu6500
+        case .mpu9250: return .mpu9250
+        case .icm20948: return .icm20948
+        }
+    }
+
+    public var address: UInt8 {
+        switch self {
+        case let .mpu6050(d): return d.address
+        case let .mpu6500(d): return d.address
+        case let .mpu9250(d): return d.address
+        case let .icm20948(d): return d.address
+        }
+    }
+
+    /// The name the chip answered to ("MPU-9255", "MPU-6500 compatible (WHO_AM_I 0x75)"), after initialize.
+    public var chipName: String {
+        switch self {
+        case let .mpu6050(d): return d.chipName
+        case let .mpu6500(d): return d.chipName
+        case let .mpu9250(d): return d.chipName
+        case let .icm20948(d): return d.chipName
+        }
+    }
+
+    public mutating func initialize(delay: (Double) -> Void, reset: Bool = true) throws(SensorError) {
+        switch self {
+        case var .mpu6050(d): defer { self = .mpu6050(d) }; try d.initialize(delay: delay, reset: reset)
+        case var .mpu6500(d): defer { self = .mpu6500(d) }; try d.initialize(delay: delay, reset: reset)
+        case var .mpu9250(d): defer { self = .mpu9250(d) }; try d.initialize(delay: delay, reset: reset)
+        case var .icm20948(d): defer { self = .icm20948(d) }; try d.initialize(delay: delay, reset: reset)
+        }
+    }
+
+    /// Accelerometer, gyroscope, temperature in SI units, in the chip's own frame.
+    @inline(__always)
+    public mutating func readIMU() throws(SensorError) -> ImuSample {
+        switch self {
+        case var .mpu6050(d): defer { self = .mpu6050(d) }; return try d.readIMU()
+        case var .mpu6500(d): defer { self = .mpu6500(d) }; return try d.readIMU()
+        case var .mpu9250(d): defer { self = .mpu9250(d) }; return try d.readIMU()
+        case var .icm20948(d): defer { self = .icm20948(d) }; return try d.readIMU()
+        }
+    }
+
+    public mutating func configurationIntact() throws(SensorError) -> Bool {
+        switch self {
+        case var .mpu6050(d): defer { self = .mpu6050(d) }; return try d.configurationIntact()
+        case var .mpu6500(d): defer { self = .mpu6500(d) }; return try d.configurationIntact()
+        case var .mpu9250(d): defer { self = .mpu9250(d) }; return try d.configurationIntact()
+        case var .icm20948(d): defer { self = .icm20948(d) }; return try d.configurationIntact()
+        }
+    }
+}

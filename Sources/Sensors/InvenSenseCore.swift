@@ -1,0 +1,129 @@
+import Fusion
+import Hardware
+
+/// Settings of the MPU-6050 and MPU-6500 drivers.
+public struct InvenSenseConfiguration: Sendable, Equatable {
+    public var gyroRange: GyroRange = .dps500
+    public var accelRange: AccelRange = .g4
+    /// DLPF_CFG for CONFIG (and ACCEL_CONFIG2 on the 6500): 2 = about 94 Hz gyro / 92 Hz accel, ample for head
+    /// motion (under 20 Hz) while still anti-aliasing at 200 Hz sampling.
+    public var dlpf: UInt8 = 2
+    /// Wanted output rate (Hz); the chip runs at 1 kHz / (1 + SMPLRT_DIV), never slower than this.
+    public var sampleRateHz: Double = 200
+    /// Accept a WHO_AM_I the driver does not list. Set when the user pinned the chip in the config, or when
+    /// detection found a known register-compatible part: WHO_AM_I is a hint, clones answer odd values.
+    public var acceptUnknownIdentity = false
+    public init() {}
+
+    /// SMPLRT_DIV with the DLPF on (1 kHz internal rate). Rounded down so the chip is never slower than the
+    /// loop: a slower chip would hand the loop the same sample twice.
+    public var sampleRateDivider: UInt8 {
+        UInt8(clamping: Int((1000 / max(4, min(1000, sampleRateHz))).rounded(.down)) - 1)
+    }
+}
+
+/// What differs between the members of the InvenSense MPU family that share the register map of
+/// hardware-facts §1.0 (data block at 0x3B, configuration at 0x19–0x1D, PWR_MGMT_1 at 0x6B).
+struct InvenSensePart: Sendable {
+    /// "MPU-6500", for chips that answer an identity the part does not list.
+    var family: String
+    /// Identity values this part answers in WHO_AM_I (0x75), with names.
+    var identities: [UInt8: String]
+    /// "0x68 (MPU-6050)" for messages.
+    var expected: String
+    /// ACCEL_CONFIG2 (0x1D) exists (6500 and later), holding the accelerometer's own DLPF.
+    var hasAccelConfig2: Bool
+    /// Temperature = raw / sensitivity + offset (°C).
+    var temperatureSensitivity: Double
+    var temperatureOffset: Double
+}
+
+/// The register protocol shared by the MPU-6050 and MPU-6500 drivers: reset, wake, ranges, DLPF, rate,
+/// bypass, the 14-byte data block and the configuration read-back that notices a chip that was reset.
+struct InvenSenseCore<Bus: I2CBus> {
+    var bus: Bus
+    let address: UInt8
+    let configuration: InvenSenseConfiguration
+    let part: InvenSensePart
+    private(set) var whoAmI: UInt8 = 0
+
+    init(bus: Bus, address: UInt8, configuration: InvenSenseConfiguration, part: InvenSensePart) {
+        self.bus = bus
+        self.address = address
+        self.configuration = configuration
+        self.part = part
+    }
+
+    var chipName: String {
+        part.identities[whoAmI] ?? "\(part.family) compatible (WHO_AM_I \(hex(whoAmI)))"
+    }
+
+    /// `reset: false` skips the H_RESET pulse and its 100 ms wait: used when the chip has just come back
+    /// from a power loss and so is already in its reset state.
+    mutating func initialize(delay: (Double) -> Void, reset: Bool) throws(SensorError) {
+        do { whoAmI = try bus.readRegister(address: address, register: MPU9250Register.whoAmI) } catch { throw .bus(error) }
+        guard part.identities[whoAmI] != nil || configuration.acceptUnknownIdentity else {
+            throw .unexpectedIdentity(bus: bus.name, address: address, register: MPU9250Register.whoAmI,
+                                      found: whoAmI, expected: part.expected)
+        }
+        if reset {
+            try write(MPU9250Register.powerManagement1, MPU9250Bits.deviceReset)
+            delay(0.1)  // the kernel waits 100 ms after H_RESET (hardware-facts §1.0)
+        }
+        // Wake (the 6050 resets asleep, 0x40) with CLKSEL 1: PLL (gyro X reference on the 6050, auto on the 6500).
+        try write(MPU9250Register.powerManagement1, MPU9250Bits.clockAutoPLL)
+        try write(MPU9250Register.powerManagement2, 0x00)
+        delay(0.01)
+        try write(MPU9250Register.config, configuration.dlpf & 0x07)
+        try write(MPU9250Register.smplrtDiv, configuration.sampleRateDivider)
+        try write(MPU9250Register.gyroConfig, configuration.gyroRange.registerValue)
+        try write(MPU9250Register.accelConfig, configuration.accelRange.registerValue)
+        if part.hasAccelConfig2 { try write(MPU9250Register.accelConfig2, configuration.dlpf & 0x07) }
+        // Bypass: the auxiliary bus joins the host bus, so an AK8963 (MPU-9250) or the HMC5883L of a GY-87
+        // board answers directly. Harmless when nothing is on the auxiliary bus.
+        try write(MPU9250Register.userControl, 0x00)
+        try write(MPU9250Register.intPinConfig, MPU9250Bits.bypassEnable)
+    }
+
+    /// One 14-byte transaction at 0x3B: AX AY AZ T GX GY GZ, big-endian int16 (SI units, chip frame).
+    mutating func readIMU() throws(SensorError) -> ImuSample {
+        var raw = (UInt64(0), UInt64(0))  // 16 bytes of stack storage: nothing allocated per sample
+        do {
+            try withUnsafeMutableBytes(of: &raw) { (bytes) throws(I2CError) in
+                let b = UnsafeMutableBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[0..<14])
+                try bus.readRegisters(address: address, register: MPU9250Register.accelXHigh, into: b)
+            }
+        } catch { throw .bus(error) }
+        let accelScale = Units.standardGravity / configuration.accelRange.lsbPerG
+        let gyroScale = Units.radiansPerDegree / configuration.gyroRange.lsbPerDegreePerSecond
+        return withUnsafeBytes(of: &raw) { b in
+            func be(_ i: Int) -> Double { Double(Int16(bitPattern: UInt16(b[i]) << 8 | UInt16(b[i + 1]))) }
+            return ImuSample(accel: Vector3(be(0), be(2), be(4)) * accelScale,
+                             gyro: Vector3(be(8), be(10), be(12)) * gyroScale,
+                             temperature: be(6) / part.temperatureSensitivity + part.temperatureOffset)
+        }
+    }
+
+    /// False when the chip no longer holds our configuration: after a power loss PWR_MGMT_1 is back at its
+    /// reset value (0x40 asleep on the 6050, 0x01 on the 6500), and INT_PIN_CFG, GYRO_CONFIG and ACCEL_CONFIG at 0.
+    mutating func configurationIntact() throws(SensorError) -> Bool {
+        var ranges: (gyro: UInt8, accel: UInt8) = (0, 0)
+        let pin: UInt8
+        let power: UInt8
+        do {
+            try withUnsafeMutableBytes(of: &ranges) { (bytes) throws(I2CError) in
+                try bus.readRegisters(address: address, register: MPU9250Register.gyroConfig,
+                                      into: bytes.bindMemory(to: UInt8.self))
+            }
+            pin = try bus.readRegister(address: address, register: MPU9250Register.intPinConfig)
+            power = try bus.readRegister(address: address, register: MPU9250Register.powerManagement1)
+        } catch { throw .bus(error) }
+        return pin == MPU9250Bits.bypassEnable && power == MPU9250Bits.clockAutoPLL
+            && ranges.gyro == configuration.gyroRange.registerValue
+            && ranges.accel == configuration.accelRange.registerValue
+    }
+
+    private mutating func write(_ register: UInt8, _ value: UInt8) throws(SensorError) {
+        do { try bus.writeRegister(address: address, register: register, value: value) } catch { throw .bus(error) }
+    }
+}

@@ -1,0 +1,54 @@
+import Hardware
+
+/// MPU-6050 (and the MPU-9150's accel/gyro die) facts that differ from the common InvenSense register map
+/// in MPU9250Registers.swift (RM-MPU-6000A-00 rev 4.2; hardware-facts §1.0–1.3).
+public enum MPU6050Value {
+    /// WHO_AM_I (0x75): bits [6:1] hold the address, AD0 is not reflected, so 0x68 at both 0x68 and 0x69.
+    public static let whoAmI: UInt8 = 0x68
+    /// PWR_MGMT_1 after power-on: SLEEP set. A chip that lost power comes back asleep, its data frozen.
+    public static let powerManagement1Reset: UInt8 = 0x40
+    /// T(°C) = TEMP_OUT / 340 + 36.53 [RM6050 §4.18].
+    public static let temperatureSensitivity = 340.0
+    public static let temperatureOffset = 36.53
+    /// The accelerometer samples at 1 kHz at most; the gyro at 8 kHz (DLPF off) or 1 kHz.
+    public static let accelOutputRateHz = 1000.0
+}
+
+/// Driver for the MPU-6050 (6-axis, no magnetometer; no ACCEL_CONFIG2, one DLPF setting for both sensors)
+/// by direct register polling. A magnetometer wired to its auxiliary bus (GY-87: HMC5883L) appears on the
+/// host bus through the bypass the driver enables.
+public struct MPU6050<Bus: I2CBus> {
+    var core: InvenSenseCore<Bus>
+
+    public static var part: InvenSensePartInfo {
+        InvenSensePartInfo(identities: [MPU6050Value.whoAmI: "MPU-6050"], expected: "0x68 (MPU-6050)")
+    }
+
+    public init(bus: Bus, address: UInt8 = 0x68, configuration: InvenSenseConfiguration = InvenSenseConfiguration()) {
+        core = InvenSenseCore(bus: bus, address: address, configuration: configuration, part: InvenSensePart(
+            family: "MPU-6050", identities: MPU6050<Bus>.part.identities, expected: MPU6050<Bus>.part.expected, hasAccelConfig2: false,
+            temperatureSensitivity: MPU6050Value.temperatureSensitivity,
+            temperatureOffset: MPU6050Value.temperatureOffset))
+    }
+
+    public var bus: Bus { core.bus }
+    public var address: UInt8 { core.address }
+    public var configuration: InvenSenseConfiguration { core.configuration }
+    public var whoAmI: UInt8 { core.whoAmI }
+    public var chipName: String { core.chipName }
+
+    public mutating func initialize(delay: (Double) -> Void, reset: Bool = true) throws(SensorError) {
+        try core.initialize(delay: delay, reset: reset)
+    }
+
+    /// Accelerometer, gyroscope and temperature (raw/340 + 36.53 °C) in one 14-byte read; chip frame.
+    public mutating func readIMU() throws(SensorError) -> ImuSample { try core.readIMU() }
+
+    public mutating func configurationIntact() throws(SensorError) -> Bool { try core.configurationIntact() }
+}
+
+/// Identity values a driver accepts, for detection and messages.
+public struct InvenSensePartInfo: Sendable {
+    public var identities: [UInt8: String]
+    public var expected: String
+}

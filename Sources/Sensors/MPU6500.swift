@@ -1,0 +1,56 @@
+import Hardware
+
+/// MPU-6500 facts that differ from the common register map in MPU9250Registers.swift (RM-MPU-6500A-00
+/// rev 2.1; hardware-facts §1.0–1.3). The MPU-9250 is this chip plus an AK8963 die in one package, so
+/// the same registers and values apply.
+public enum MPU6500Value {
+    public static let whoAmI: UInt8 = 0x70
+    /// PWR_MGMT_1 after power-on: awake, CLKSEL 1.
+    public static let powerManagement1Reset: UInt8 = 0x01
+    /// T(°C) = (TEMP_OUT − 0) / 333.87 + 21 [RM9250 §4.23].
+    public static let temperatureSensitivity = 333.87
+    public static let temperatureOffset = 21.0
+    /// Other parts with this register layout for the data block and configuration, from the kernel's
+    /// inv_mpu6050 table (hardware-facts §1.1): detection uses the MPU-6500 driver for them, saying so.
+    public static let compatibleIdentities: [UInt8: String] = [
+        0x74: "MPU-6515", 0x78: "MPU-6880", 0x75: "MPU-9250 clone (WHO_AM_I 0x75)",
+        0x98: "ICM-20689 (or an MPU-6050 clone)", 0xAF: "ICM-20608", 0xAE: "ICM-20608D", 0xA6: "ICM-20609",
+        0x11: "ICM-20600", 0x12: "ICM-20602", 0x20: "ICM-20690", 0xA9: "IAM-20680",
+    ]
+}
+
+/// Driver for the MPU-6500 (6-axis; separate accelerometer DLPF in ACCEL_CONFIG2) by direct register
+/// polling. Also the driver for "MPU-9250" boards that answer 0x70 and have no magnetometer.
+public struct MPU6500<Bus: I2CBus> {
+    var core: InvenSenseCore<Bus>
+
+    public static var part: InvenSensePartInfo {
+        InvenSensePartInfo(identities: [MPU6500Value.whoAmI: "MPU-6500"], expected: "0x70 (MPU-6500)")
+    }
+
+    public init(bus: Bus, address: UInt8 = 0x68, configuration: InvenSenseConfiguration = InvenSenseConfiguration()) {
+        var identities = MPU6500<Bus>.part.identities
+        if configuration.acceptUnknownIdentity {
+            identities.merge(MPU6500Value.compatibleIdentities) { a, _ in a }
+        }
+        core = InvenSenseCore(bus: bus, address: address, configuration: configuration, part: InvenSensePart(
+            family: "MPU-6500", identities: identities, expected: MPU6500<Bus>.part.expected, hasAccelConfig2: true,
+            temperatureSensitivity: MPU6500Value.temperatureSensitivity,
+            temperatureOffset: MPU6500Value.temperatureOffset))
+    }
+
+    public var bus: Bus { core.bus }
+    public var address: UInt8 { core.address }
+    public var configuration: InvenSenseConfiguration { core.configuration }
+    public var whoAmI: UInt8 { core.whoAmI }
+    public var chipName: String { core.chipName }
+
+    public mutating func initialize(delay: (Double) -> Void, reset: Bool = true) throws(SensorError) {
+        try core.initialize(delay: delay, reset: reset)
+    }
+
+    /// Accelerometer, gyroscope and temperature (raw/333.87 + 21 °C) in one 14-byte read; chip frame.
+    public mutating func readIMU() throws(SensorError) -> ImuSample { try core.readIMU() }
+
+    public mutating func configurationIntact() throws(SensorError) -> Bool { try core.configurationIntact() }
+}

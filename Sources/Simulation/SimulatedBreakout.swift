@@ -1,0 +1,96 @@
+import Fusion
+import Sensors
+
+/// The IMU on a simulated breakout board, as makers buy them.
+public enum SimulatedIMUPart: Sendable, Equatable {
+    case mpu6050
+    /// An MPU-6500: the MPU-9250 model without its AK8963 die, answering 0x70.
+    case mpu6500
+    case mpu9250, mpu9255
+    case icm20948
+    /// A clone sold as an MPU-9250: the MPU-6500 register set answering `whoAmI`, with or without a
+    /// working AK8963 behind the bypass.
+    case mpuClone(whoAmI: UInt8, hasAK8963: Bool)
+}
+
+/// A magnetometer on its own breakout.
+public enum SimulatedMagnetometerPart: Sendable, Equatable {
+    case qmc5883l
+    case hmc5883l
+    /// An HMC5883L on the MPU-6050's auxiliary bus (GY-87): answers only with the IMU's bypass open.
+    case hmc5883lBehindIMU
+}
+
+/// A simulated breakout (any supported IMU, optionally a separate magnetometer) with LEDs, on one virtual
+/// clock and one motion script. `SimulatedBoard` is the MPU-9250 case the demo uses; this one covers every chip.
+public final class SimulatedBreakout {
+    public let clock: VirtualClock
+    public let bus: SimulatedI2CBus
+    public let leds: RecordingOutputLines
+    public let motion: MotionScript
+    public private(set) var mpu9250: MPU9250Model? = nil
+    public private(set) var mpu6050: MPU6050Model? = nil
+    public private(set) var icm20948: ICM20948Model? = nil
+    public private(set) var ak8963: AK8963Model? = nil
+    public private(set) var ak09916: AK09916Model? = nil
+    public private(set) var qmc5883l: QMC5883LModel? = nil
+    public private(set) var hmc5883l: HMC5883LModel? = nil
+    public let imuAddress: UInt8
+
+    public init(imu: SimulatedIMUPart?, magnetometer: SimulatedMagnetometerPart? = nil, motion: MotionScript,
+                sensor: SensorModel = SensorModel(), imuAddress: UInt8 = 0x68, ledCount: Int = 8) {
+        clock = VirtualClock()
+        bus = SimulatedI2CBus(clock: clock)
+        leds = RecordingOutputLines(count: ledCount, clock: clock)
+        self.motion = motion
+        self.imuAddress = imuAddress
+        var host: (any AuxiliaryBusHost)? = nil
+        func mpu(_ who: UInt8, ak: Bool) {
+            let m = MPU9250Model(whoAmI: who, clock: clock, motion: motion, sensor: sensor)
+            bus.attach(m, at: imuAddress)
+            mpu9250 = m
+            host = m
+            if ak {
+                let a = AK8963Model(clock: clock, host: m)
+                bus.attach(a, at: 0x0C)
+                ak8963 = a
+            }
+        }
+        switch imu {
+        case .none: break
+        case .mpu6050:
+            let m = MPU6050Model(clock: clock, motion: motion, sensor: sensor)
+            bus.attach(m, at: imuAddress)
+            mpu6050 = m
+            host = m
+        case .mpu6500: mpu(0x70, ak: false)
+        case .mpu9250: mpu(0x71, ak: true)
+        case .mpu9255: mpu(0x73, ak: true)
+        case let .mpuClone(who, hasAK): mpu(who, ak: hasAK)
+        case .icm20948:
+            let m = ICM20948Model(clock: clock, motion: motion, sensor: sensor)
+            bus.attach(m, at: imuAddress)
+            icm20948 = m
+            let a = AK09916Model(clock: clock, host: m)
+            bus.attach(a, at: 0x0C)
+            ak09916 = a
+        }
+        switch magnetometer {
+        case .none: break
+        case .qmc5883l:
+            let q = QMC5883LModel(clock: clock, motion: motion, sensor: sensor)
+            bus.attach(q, at: 0x0D)
+            qmc5883l = q
+        case .hmc5883l, .hmc5883lBehindIMU:
+            let h = HMC5883LModel(clock: clock, motion: motion, sensor: sensor)
+            if magnetometer == .hmc5883lBehindIMU { h.auxiliaryHost = host }
+            bus.attach(h, at: 0x1E)
+            hmc5883l = h
+        }
+    }
+
+    /// Addresses that lose power together with the IMU (the IMU and the magnetometer in its package).
+    public var imuPackageAddresses: [UInt8] {
+        ak8963 != nil || ak09916 != nil ? [imuAddress, 0x0C] : [imuAddress]
+    }
+}
