@@ -44,7 +44,8 @@ public final class AK09916Model: SimulatedChip {
         guard let rate = rateHz else { return }
         let index = Int64((clock.seconds * rate).rounded(.down))
         if index == lastMeasurementIndex { return }
-        if registers[0x10] & 0x01 != 0 && lastMeasurementIndex >= 0 { registers[0x10] |= 0x02 }  // DOR
+        // DOR: this measurement lands on unread data, or one landed unread since the last call.
+        if lastMeasurementIndex >= 0 && (registers[0x10] & 0x01 != 0 || index - lastMeasurementIndex >= 2) { registers[0x10] |= 0x02 }
         lastMeasurementIndex = index
         let t = Double(index) / rate
         let icm = host.sensor.magnetometer(host.motion.state(at: t), at: t)

@@ -47,7 +47,8 @@ public final class AK8963Model: SimulatedChip {
         }
         let index = Int64((clock.seconds * rate).rounded(.down))
         if index == lastMeasurementIndex { return }
-        if registers[0x02] & 0x01 != 0 && lastMeasurementIndex >= 0 { registers[0x02] |= 0x02 }  // DOR: one was skipped
+        // DOR: a measurement was skipped — this one lands on unread data, or one landed unread since the last call.
+        if lastMeasurementIndex >= 0 && (registers[0x02] & 0x01 != 0 || index - lastMeasurementIndex >= 2) { registers[0x02] |= 0x02 }
         lastMeasurementIndex = index
         let t = Double(index) / rate
         let mpuField = host.sensor.magnetometer(host.motion.state(at: t), at: t)

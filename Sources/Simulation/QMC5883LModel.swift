@@ -45,7 +45,8 @@ public final class QMC5883LModel: SimulatedChip {
         guard let rate = rateHz else { return }
         let index = Int64((clock.seconds * rate).rounded(.down))
         if index == lastMeasurementIndex { return }
-        if registers[0x06] & 0x01 != 0 && lastMeasurementIndex >= 0 { registers[0x06] |= 0x04 }  // DOR
+        // DOR: this measurement lands on unread data, or one landed unread since the last call.
+        if lastMeasurementIndex >= 0 && (registers[0x06] & 0x01 != 0 || index - lastMeasurementIndex >= 2) { registers[0x06] |= 0x04 }
         lastMeasurementIndex = index
         let t = Double(index) / rate
         let die = mountOnIMU.unapply(sensor.magnetometer(motion.state(at: t), at: t))
