@@ -184,6 +184,8 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
         faults.count(error)
         lastFaultTime = t
         if imu { imuCheckPending = true } else { magnetometerCheckPending = true }
+        // An in-package magnetometer that stops answering may mean the IMU was reset (its bypass closed).
+        if !imu, case .bus = error, driver.magnetometer?.kind.isInPackage == true { imuCheckPending = true }
         observer(.fault(t: t, error: error), pipeline)
     }
 }

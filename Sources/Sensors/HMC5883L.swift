@@ -75,7 +75,7 @@ public struct HMC5883L<Bus: I2CBus> {
     /// stays set between measurements (it only drops while the chip writes), and the "DA5883" sold as an
     /// HMC5883L has no working STATUS at all, so an unchanged block is the dependable "nothing new". A new
     /// measurement identical in all three axes to the last is dropped too, which noise makes rare and harmless.
-    /// Throws `.magneticOverflow` when a channel reads −4096.
+    /// Throws `.magneticOverflow` at every read while a channel reads −4096.
     public mutating func read() throws(SensorError) -> MagSample? {
         var raw: (UInt16, UInt16, UInt16) = (0, 0, 0)
         do {
@@ -83,14 +83,16 @@ public struct HMC5883L<Bus: I2CBus> {
                 try bus.readRegisters(address: address, register: HMC5883LRegister.dataXHigh, into: b.bindMemory(to: UInt8.self))
             }
         } catch { throw .bus(error) }
-        if let last = lastRaw, last == raw { return nil }
-        lastRaw = raw
         let x = Int16(bitPattern: UInt16(bigEndian: raw.0))
         let z = Int16(bitPattern: UInt16(bigEndian: raw.1))
         let y = Int16(bitPattern: UInt16(bigEndian: raw.2))
+        // Overflow first: a saturated block stays the same, and must keep saying so.
         if x == HMC5883LValue.overflowCount || y == HMC5883LValue.overflowCount || z == HMC5883LValue.overflowCount {
+            lastRaw = raw
             throw .magneticOverflow
         }
+        if let last = lastRaw, last == raw { return nil }
+        lastRaw = raw
         return MagSample(field: Vector3(Double(x), Double(y), Double(z)) * HMC5883LValue.microteslaPerLSB)
     }
 
