@@ -82,12 +82,15 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
             if deadline >= end { break }
             clock.sleep(until: deadline)
             let fired = schedule.fire(now: clock.now(), dueTimes: &due)
+            // A chip just re-initialised (or failing its check) is not read in the same wake-up: its data
+            // registers still hold a sample taken with the reset configuration.
+            var imuReady = true
             if fired & 0b1000 != 0 {
-                if !imuCheckPending { _ = checkIMU(t: seconds(due.3), observer: observer) }
+                if !imuCheckPending { imuReady = checkIMU(t: seconds(due.3), observer: observer) }
                 if driver.hasMagnetometer && !magnetometerCheckPending { _ = checkMagnetometer(t: seconds(due.3), observer: observer) }
             }
             if fired & 0b0010 != 0 && driver.hasMagnetometer { readMagnetometer(t: seconds(due.1), observer: observer) }
-            if fired & 0b0001 != 0 { readIMU(t: seconds(due.0), observer: observer) }
+            if fired & 0b0001 != 0 && imuReady { readIMU(t: seconds(due.0), observer: observer) }
             if fired & 0b0100 != 0 { display(t: seconds(due.2), observer: observer) }
         }
         faults.overruns = Int(schedule.stages.reduce(0) { $0 + $1.skipped })
