@@ -93,7 +93,10 @@ if [ -n "$identity" ]; then ssh_cmd+=(-i "$identity"); fi
 ssh_cmd+=("${ssh_options[@]}")
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# One ssh connection for the whole deploy (check, upload, install): each handshake costs a second on a Pi Zero.
+ssh_cmd+=(-o ControlMaster=auto -o "ControlPath=$work/ssh-%C" -o ControlPersist=120)
+close_ssh() { "${ssh_cmd[@]}" -O exit "$target" 2>/dev/null || true; }
+trap 'close_ssh; rm -rf "$work"' EXIT
 
 # MARK: - talking to the board
 

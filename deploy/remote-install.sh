@@ -98,10 +98,13 @@ set_paths() {
     if [ -n "$R" ]; then ACCOUNT_PREFIX=(--prefix "$R"); fi
 }
 
-
-# Numeric ids from the target's own account files: names would resolve against the machine running the script.
-uid_of() { awk -F: -v n="$1" '$1 == n { print $3; found = 1 } END { if (!found) print n }' "$R/etc/passwd" 2>/dev/null || echo "$1"; }
-gid_of() { awk -F: -v n="$1" '$1 == n { print $3; found = 1 } END { if (!found) print n }' "$R/etc/group" 2>/dev/null || echo "$1"; }
+# Numeric ids from the target's own account files, because names would resolve against the machine running
+# the script; the name itself when it does not exist yet (only possible in a dry run).
+account_id() { # passwd|group name
+    awk -F: -v n="$2" '$1 == n { print $3; found = 1 } END { if (!found) print n }' "$R/etc/$1" 2>/dev/null || echo "$2"
+}
+uid_of() { account_id passwd "$1"; }
+gid_of() { account_id group "$1"; }
 group_exists() { grep -q "^$1:" "$R/etc/group" 2>/dev/null; }
 user_exists() { grep -q "^$1:" "$R/etc/passwd" 2>/dev/null; }
 user_in_group() { awk -F: -v g="$2" -v u="$1" '$1 == g { n = split($4, m, ","); for (i = 1; i <= n; i++) if (m[i] == u) found = 1 } END { exit !found }' "$R/etc/group" 2>/dev/null; }
@@ -519,9 +522,11 @@ cmd_rollback() {
 }
 
 cmd_status() {
-    local dir name mark
-    say "current:  $(link_target "$CURRENT" | sed 's|^releases/||')"
-    say "previous: $(link_target "$PREVIOUS" | sed 's|^releases/||')"
+    local dir name mark current previous
+    current=$(link_target "$CURRENT")
+    previous=$(link_target "$PREVIOUS")
+    say "current:  ${current:+${current#releases/}}${current:-(none)}"
+    say "previous: ${previous:+${previous#releases/}}${previous:-(none)}"
     say "releases (newest first):"
     for dir in $(releases_newest_first); do
         name=$(basename "$dir")
@@ -542,7 +547,13 @@ lock() {
 }
 
 finish() {
-    if [ "$CHANGED" = 1 ]; then say "RESULT: changed"; else say "RESULT: unchanged"; fi
+    if [ "$DRY_RUN" = 1 ]; then
+        say "RESULT: dry run, nothing changed"
+    elif [ "$CHANGED" = 1 ]; then
+        say "RESULT: changed"
+    else
+        say "RESULT: unchanged"
+    fi
 }
 
 main() {

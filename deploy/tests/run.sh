@@ -447,6 +447,11 @@ echo "# ansible-playbook"
 deploy_story with_ansible story-ansible
 use_board story-ansible
 before=$(snapshot "$R")
+OUT=$(playbook --check -e "headtrack_target_root=$R" -e "headtrack_binary=$T/v4" -e headtrack_version=v4 2>&1)
+RC=$?
+show_output
+check "ansible --check: a dry run on the board, nothing changed" \
+    eval '[ "$RC" = 0 ] && has "would: mv -T" && has "RESULT: dry run" && [ "$(snapshot "$R")" = "$before" ] && not_called restart'
 OUT=$(playbook -e "headtrack_target_root=$R" -e "headtrack_binary=$T/v4" -e ansible_port="$ARMV6_PORT" 2>&1)
 RC=$?
 show_output
