@@ -1,0 +1,262 @@
+#!/usr/bin/env bash
+# One command from a laptop to a running headset: check the board over ssh, build (or take) the binary,
+# upload a bundle and let deploy/remote-install.sh install it there, with health check and automatic rollback.
+# The Ansible playbook in deploy/ansible/ runs the same remote-install.sh for fleets.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(dirname "$here")
+remote_install=$here/remote-install.sh
+
+usage() {
+    cat <<'EOF'
+usage: deploy/deploy.sh [options] user@host
+
+Deploy headtrack to a Raspberry Pi over ssh (key authentication, verified host key, passwordless sudo).
+
+what to install (one of):
+  --binary PATH          a headtrack binary built elsewhere for the board
+  --swift-sdk NAME       cross-compile here: swift build -c release --swift-sdk NAME (e.g. aarch64-swift-linux-musl)
+  --build-on-board       copy the sources to the board and build there (needs a Swift toolchain and >= 2 GB RAM)
+
+instead of installing:
+  --rollback             switch back to the previous release, restart, health check
+  --status               show the releases on the board and the service state
+
+options:
+  --version NAME         release name (default: UTC time + binary hash)
+  --board NAME           preset for a first config: auto (default, read the board model), pi3b, pi4b, pi5, zero2w
+  --keep N               releases to keep on the board (default 5)
+  --health-timeout S     seconds to wait for the service to report READY (default 30)
+  --settle S             seconds it must then stay up (default 3)
+  --dry-run              print every action on the board without doing it (it only unpacks the bundle in a
+                         temporary directory there, which it removes again)
+  -p, --port PORT        ssh port
+  -i, --identity FILE    ssh private key
+  -o, --ssh-option OPT   extra ssh option (repeatable), e.g. -o UserKnownHostsFile=~/.ssh/headsets
+  --target-root DIR      prefix every path on the board with DIR (tests, preparing a mounted image);
+                         also $HEADTRACK_TARGET_ROOT
+  -h, --help             this text
+
+Host keys are always verified (StrictHostKeyChecking=yes): connect once with plain ssh to accept a new board's key.
+
+exit status: 0 deployed; 1 usage or local error; 2 a board check failed, nothing changed;
+             3 health check failed and the previous release is running again; 4 no working release could be
+             restored; 255 ssh failed.
+EOF
+}
+
+die() { local code=$1; shift; printf 'deploy: error: %s\n' "$*" >&2; exit "$code"; }
+say() { printf 'deploy: %s\n' "$*"; }
+
+# MARK: - arguments
+
+mode="" binary="" swift_sdk="" target="" dry_run=0 port="" identity=""
+target_root=${HEADTRACK_TARGET_ROOT:-}
+ssh_options=()
+passthrough=() # options remote-install.sh understands as they are
+
+set_mode() { [ -z "$mode" ] || die 1 "choose one of --binary, --swift-sdk, --build-on-board, --rollback, --status"; mode=$1; }
+
+while [ $# -gt 0 ]; do
+    case $1 in
+        --binary) set_mode binary; binary=${2:?--binary needs a path}; shift ;;
+        --swift-sdk) set_mode swift-sdk; swift_sdk=${2:?--swift-sdk needs an SDK name (swift sdk list)}; shift ;;
+        --build-on-board) set_mode build-on-board ;;
+        --rollback) set_mode rollback ;;
+        --status) set_mode status ;;
+        --version | --board | --keep | --health-timeout | --settle)
+            passthrough+=("$1" "${2:?$1 needs a value}"); shift ;;
+        --dry-run) dry_run=1 ;;
+        -p | --port) port=${2:?--port needs a number}; shift ;;
+        -i | --identity) identity=${2:?--identity needs a key file}; shift ;;
+        -o | --ssh-option) ssh_options+=(-o "${2:?--ssh-option needs an option}"); shift ;;
+        --target-root) target_root=${2:?--target-root needs a directory}; shift ;;
+        -h | --help) usage; exit 0 ;;
+        -*) die 1 "unknown option $1 (see --help)" ;;
+        *) [ -z "$target" ] || die 1 "more than one target ($target, $1)"; target=$1 ;;
+    esac
+    shift
+done
+[ -n "$target" ] || { usage >&2; die 1 "no target: give user@host (e.g. pi@headset.local)"; }
+[ -n "$mode" ] || die 1 "say what to install: --binary PATH, --swift-sdk NAME or --build-on-board (or --rollback / --status)"
+passthrough_root=()
+if [ -n "$target_root" ]; then passthrough_root=(--target-root "$target_root"); fi
+passthrough+=("${passthrough_root[@]}")
+if [ "$dry_run" = 1 ]; then passthrough+=(--dry-run); fi
+
+# Our options come first because ssh keeps the first value it sees: host key checking stays on
+# whatever ~/.ssh/config or -o says, and a missing key fails instead of asking for a password.
+ssh_cmd=(ssh -o StrictHostKeyChecking=yes -o BatchMode=yes -o ConnectTimeout=10)
+if [ -n "$port" ]; then ssh_cmd+=(-p "$port"); fi
+if [ -n "$identity" ]; then ssh_cmd+=(-i "$identity"); fi
+ssh_cmd+=("${ssh_options[@]}")
+
+work=$(mktemp -d)
+# One ssh connection for the whole deploy (check, upload, install): each handshake costs a second on a Pi Zero.
+ssh_cmd+=(-o ControlMaster=auto -o "ControlPath=$work/ssh-%C" -o ControlPersist=120)
+close_ssh() { "${ssh_cmd[@]}" -O exit "$target" 2>/dev/null || true; }
+trap 'close_ssh; rm -rf "$work"' EXIT
+
+# MARK: - talking to the board
+
+quote() { printf '%q ' "$@"; }
+
+# A remote shell line that runs remote-install.sh as root: directly when logged in as root, else via sudo -n.
+# shellcheck disable=SC2016 # $(id -u) is evaluated on the board
+as_root() { printf 'if [ "$(id -u)" = 0 ]; then %s; else sudo -n %s; fi' "$1" "$1"; }
+
+# Explains an ssh failure (exit 255) in terms of what to do about it.
+explain_ssh_failure() { # stderr_file
+    local err
+    err=$(grep -v '^Warning: Permanently added' "$1" || true)
+    case $err in
+        *"Host key verification failed"* | *"HOST IDENTIFICATION HAS CHANGED"* | *"No "*"host key is known"*)
+            die 255 "the ssh host key of $target is not in your known_hosts, or it changed. A new board: connect once with
+  ssh ${port:+-p $port }$target
+and compare the fingerprint with the one the board prints (ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub).
+A re-flashed board: ssh-keygen -R <host>, then connect once. Host keys are always verified. Nothing was changed.
+ssh said: $err" ;;
+        *"Permission denied"*)
+            die 255 "key authentication as $target failed. Install your key with: ssh-copy-id ${port:+-p $port }$target
+(deploy never types passwords, so it can run unattended). Nothing was changed.
+ssh said: $err" ;;
+        *"Connection refused"* | *"timed out"* | *"No route to host"* | *"Could not resolve"* | *"Network is unreachable"* | *"Connection closed"* | *"Connection reset"*)
+            die 255 "cannot reach $target over ssh${port:+ (port $port)}: is the board powered and on this network, is the name
+right (ping it), and is SSH enabled (Raspberry Pi Imager: OS customisation > Services > Enable SSH)? Nothing was changed.
+ssh said: $err" ;;
+        *) die 255 "ssh to $target failed: $err" ;;
+    esac
+}
+
+# remote_script ARGS... : pipe remote-install.sh into `bash -s` on the board, as root, with ARGS.
+# Its stdout goes to our stdout; its stderr is shown once it has finished.
+remote_script() {
+    local rc=0
+    "${ssh_cmd[@]}" "$target" "$(as_root "bash -s -- $(quote "$@")")" <"$remote_install" 2>"$work/stderr" || rc=$?
+    explain_remote_failure "$rc"
+    grep -v '^Warning: Permanently added' "$work/stderr" >&2 || true
+    return "$rc"
+}
+
+# Turns ssh and sudo failures, whose own messages rarely say what to do, into errors that do.
+explain_remote_failure() { # rc; reads $work/stderr
+    if [ "$1" = 255 ]; then explain_ssh_failure "$work/stderr"; fi
+    if grep -q 'sudo: a password is required\|sudo: a terminal is required' "$work/stderr"; then
+        die 2 "the board's user needs passwordless sudo for the install (Raspberry Pi OS's first user has it);
+add it with visudo, or deploy as root. Nothing was changed."
+    fi
+}
+
+# MARK: - steps
+
+preflight() { # need_kb -> sets board_arch
+    local out rc
+    out=$(remote_script check --need-kb "$1" "${passthrough_root[@]}") || {
+        rc=$?
+        [ "$rc" != 255 ] || exit 255 # already explained
+        die "$rc" "board check failed on $target; nothing was changed."
+    }
+    printf '%s\n' "$out" | grep -v '^ARCH=' | sed 's/^/deploy: /'
+    board_arch=$(printf '%s\n' "$out" | sed -n 's/^ARCH=//p')
+}
+
+check_local_binary() { # path
+    [ -f "$1" ] || die 1 "no binary at $1: build it first (swift build -c release --static-swift-stdlib) or use --swift-sdk."
+    bash "$remote_install" check-binary "$1" --board-arch "$board_arch" >/dev/null || exit 2
+}
+
+build_with_sdk() {
+    local args=(build -c release --product headtrack --swift-sdk "$swift_sdk" --static-swift-stdlib -Xlinker -s)
+    command -v swift >/dev/null || die 1 "no swift on PATH here: install the swift.org toolchain that matches the SDK."
+    swift sdk list 2>/dev/null | grep -qx "$swift_sdk" ||
+        die 1 "Swift SDK '$swift_sdk' is not installed here (swift sdk list). Install the static Linux SDK with
+  swift sdk install <URL of swift-X.Y.Z-RELEASE_static-linux-0.0.1.artifactbundle.tar.gz> --checksum <sha256>
+(same version as 'swift --version'), then use --swift-sdk aarch64-swift-linux-musl."
+    say "building: swift $(quote "${args[@]}")"
+    (cd "$repo" && swift "${args[@]}") >&2
+    binary=$(cd "$repo" && swift build -c release --swift-sdk "$swift_sdk" --show-bin-path)/headtrack
+}
+
+# Sources go to ~/.cache/headtrack/src on the board; its .build stays, so the next build there is incremental.
+build_on_board() {
+    # shellcheck disable=SC2016 # $HOME is the board's, expanded there
+    local src='$HOME/.cache/headtrack/src' out rc=0
+    say "checking for a Swift toolchain on $target"
+    "${ssh_cmd[@]}" "$target" 'command -v swift >/dev/null' 2>"$work/stderr" || rc=$?
+    explain_remote_failure "$rc"
+    [ "$rc" = 0 ] || die 2 "no Swift toolchain on the board (swift is not on PATH there). Install one with swiftly
+(https://www.swift.org/install/linux/), or build here with --swift-sdk NAME or --binary PATH. A Zero 2 W has too
+little memory to build; cross-compile for it. Nothing was changed."
+    if [ "$dry_run" = 1 ]; then
+        say "would copy the sources to $src on the board and run there: swift build -c release --product headtrack --static-swift-stdlib"
+        say "the install plan needs the built binary; run without --dry-run to see it."
+        exit 0
+    fi
+    say "copying sources to the board"
+    (cd "$repo" && git ls-files -z --cached --others --exclude-standard | tar --null -T - -czf -) |
+        "${ssh_cmd[@]}" "$target" "mkdir -p $src && cd $src && find . -mindepth 1 -maxdepth 1 ! -name .build -exec rm -rf {} + && tar -xzf -"
+    say "building on the board (swift build -c release; the first build takes a while)"
+    out=$("${ssh_cmd[@]}" "$target" "cd $src && swift build -c release --product headtrack --static-swift-stdlib -Xlinker -s >&2 && echo \"BIN=\$(swift build -c release --show-bin-path)/headtrack\"") ||
+        die 1 "the build on the board failed (output above)."
+    remote_binary=$(printf '%s\n' "$out" | sed -n 's/^BIN=//p')
+}
+
+# Uploads board/, remote-install.sh and (unless it is already on the board) the binary, then installs.
+install_bundle() {
+    local rc bundle=$work/bundle remote_cmd
+    mkdir -p "$bundle"
+    cp -R "$repo/board" "$bundle/board"
+    cp "$remote_install" "$bundle/remote-install.sh"
+    if [ -z "$remote_binary" ]; then cp "$binary" "$bundle/headtrack"; fi
+    # Built by hand rather than with quote(): the board's shell must expand "$d", the temporary bundle directory.
+    remote_cmd="d=\$(mktemp -d /tmp/headtrack-deploy.XXXXXX) || exit 1
+tar -xzf - -C \"\$d\" && $(as_root "bash \"\$d/remote-install.sh\" install --bundle \"\$d\" $(quote "${passthrough[@]}") ${remote_binary:+--binary $(quote "$remote_binary")}")
+rc=\$?; rm -rf \"\$d\"; exit \$rc"
+    say "uploading $(du -sk "$bundle" | awk '{ print int($1 / 1024) }') MB and installing"
+    # stderr joins stdout so warnings and errors appear where they happen; the copy is for explaining failures.
+    set +e
+    tar -C "$bundle" -czf - . | "${ssh_cmd[@]}" "$target" "$remote_cmd" 2>&1 | grep -v '^Warning: Permanently added' | tee "$work/stderr"
+    rc=${PIPESTATUS[1]}
+    set -e
+    explain_remote_failure "$rc"
+    return "$rc"
+}
+
+# MARK: - main
+
+board_arch="" remote_binary=""
+
+case $mode in
+    status)
+        remote_script status "${passthrough_root[@]}" || die $? "could not read the status of $target."
+        exit 0 ;;
+    rollback)
+        rc=0
+        remote_script rollback "${passthrough[@]}" || rc=$?
+        [ "$rc" = 0 ] || die "$rc" "rollback on $target failed (see above)."
+        say "rolled back on $target."
+        exit 0 ;;
+esac
+
+need_kb=51200
+if [ "$mode" = binary ]; then
+    [ -f "$binary" ] || die 1 "no binary at $binary: build it first (swift build -c release --static-swift-stdlib) or use --swift-sdk."
+    need_kb=$(($(du -k "$binary" | awk '{ print $1 }') * 2 + 20480))
+fi
+preflight "$need_kb"
+case $mode in
+    binary) check_local_binary "$binary" ;;
+    swift-sdk) build_with_sdk; check_local_binary "$binary" ;;
+    build-on-board) build_on_board ;;
+esac
+
+rc=0
+install_bundle || rc=$?
+case $rc in
+    0) if [ "$dry_run" = 1 ]; then say "dry run: nothing was changed on $target."; else say "done: headtrack deployed to $target."; fi ;;
+    2) die 2 "a board check failed on $target; nothing was changed." ;;
+    3) die 3 "the new release failed its health check on $target and was rolled back (reason and journal above)." ;;
+    4) die 4 "the service on $target is not healthy and no working release could be restored (see above)." ;;
+    *) die "$rc" "install on $target failed (see above); check the board with: deploy/deploy.sh --status $target" ;;
+esac
