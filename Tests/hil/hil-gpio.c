@@ -1,0 +1,95 @@
+// Measuring instrument for the VM test (Tests/hil). Runs inside the VM, statically linked.
+//
+//   hil-gpio hold CHIPDEV OFFSET SECONDS     request one line as output, drive it high, hold it, release
+//   hil-gpio watch MILLISECONDS FILE...      sample gpio-sim value files every 5 ms and report per file:
+//                                            samples, high samples, rising edges, longest high run (ms)
+//
+// `hold` exists so the harness can prove, independently of headtrack, that a line driven through the
+// GPIO uAPI v2 shows up in gpio-sim's sysfs value file (and its neighbour does not). `watch` counts
+// transitions with a steady sample clock, which a busybox shell loop cannot give under TCG.
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/gpio.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+static int hold(const char *chip, unsigned offset, double seconds) {
+    int fd = open(chip, O_RDWR | O_CLOEXEC);
+    if (fd < 0) { fprintf(stderr, "hil-gpio: open %s: %s\n", chip, strerror(errno)); return 1; }
+    struct gpio_v2_line_request req;
+    memset(&req, 0, sizeof req);
+    req.offsets[0] = offset;
+    req.num_lines = 1;
+    strcpy(req.consumer, "hil-gpio");
+    req.config.flags = GPIO_V2_LINE_FLAG_OUTPUT;
+    req.config.num_attrs = 1;
+    req.config.attrs[0].attr.id = GPIO_V2_LINE_ATTR_ID_OUTPUT_VALUES;
+    req.config.attrs[0].attr.values = 1;
+    req.config.attrs[0].mask = 1;
+    if (ioctl(fd, GPIO_V2_GET_LINE_IOCTL, &req) < 0) {
+        fprintf(stderr, "hil-gpio: request line %u on %s: %s\n", offset, chip, strerror(errno));
+        return 1;
+    }
+    struct timespec t = { (time_t)seconds, (long)((seconds - (time_t)seconds) * 1e9) };
+    nanosleep(&t, NULL);
+    close(req.fd);
+    close(fd);
+    return 0;
+}
+
+static double now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+static int read_value(int fd) {
+    char c = '?';
+    if (pread(fd, &c, 1, 0) != 1) return -1;
+    return c == '1';
+}
+
+static int watch(double duration_ms, int count, char **files) {
+    enum { MAX = 16 };
+    if (count > MAX) count = MAX;
+    int fds[MAX], last[MAX];
+    long samples[MAX] = {0}, high[MAX] = {0}, rises[MAX] = {0};
+    double run_start[MAX], longest[MAX] = {0};
+    for (int i = 0; i < count; i++) {
+        fds[i] = open(files[i], O_RDONLY | O_CLOEXEC);
+        if (fds[i] < 0) { fprintf(stderr, "hil-gpio: open %s: %s\n", files[i], strerror(errno)); return 1; }
+        last[i] = -1;
+    }
+    double start = now_ms(), t = start;
+    while (t - start < duration_ms) {
+        for (int i = 0; i < count; i++) {
+            int v = read_value(fds[i]);
+            if (v < 0) continue;
+            samples[i]++;
+            if (v) high[i]++;
+            if (v && last[i] == 0) rises[i]++;
+            if (v && last[i] != 1) run_start[i] = t;
+            if (v && t - run_start[i] > longest[i]) longest[i] = t - run_start[i];
+            last[i] = v;
+        }
+        usleep(5000);
+        t = now_ms();
+    }
+    for (int i = 0; i < count; i++)
+        printf("%s samples=%ld high=%ld rises=%ld longest_high_ms=%.0f last=%d\n",
+               files[i], samples[i], high[i], rises[i], longest[i], last[i]);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc == 5 && strcmp(argv[1], "hold") == 0)
+        return hold(argv[2], (unsigned)strtoul(argv[3], NULL, 0), atof(argv[4]));
+    if (argc >= 4 && strcmp(argv[1], "watch") == 0)
+        return watch(atof(argv[2]), argc - 3, argv + 3);
+    fprintf(stderr, "usage: hil-gpio hold CHIPDEV OFFSET SECONDS | hil-gpio watch MILLISECONDS FILE...\n");
+    return 2;
+}
