@@ -29,6 +29,6 @@ build_initramfs() {
         copy_with_libs "$root" "$HEADTRACK_BIN" /bin/headtrack
     fi
     install -m 755 "$HIL_DIR/guest/init" "$root/init"
-    install -m 755 "$HIL_DIR/guest/checks.sh" "$root/lib/hil/checks.sh"
+    install -m 644 "$HIL_DIR/guest/checks.sh" "$HIL_DIR/guest/headtrack-checks.sh" "$root/lib/hil/"
     (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$WORK/initramfs.cpio.gz"
 }

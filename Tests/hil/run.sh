@@ -13,6 +13,8 @@
 #   HEADTRACK_HIL_KERNEL   Debian kernel ABI to use, e.g. 6.1.0-57 (default: newest cached, else Debian's current)
 #   HEADTRACK_HIL_TIMEOUT  seconds before the VM is given up on (default 900)
 #   HEADTRACK_HIL_INFRA_ONLY=1   check only the VM plumbing (i2c-stub, gpio-sim, instrument), no headtrack
+#   HEADTRACK_HIL_SABOTAGE=north-line   configure headtrack's north LED on line 23 while the checks watch line 22:
+#                          proves the checks fail when the program drives a wrong line (this run must fail)
 # Needs root (apt-get, and nothing else). Run time: about a minute once the cache is warm.
 set -euo pipefail
 
@@ -73,12 +75,15 @@ build_initramfs
 
 log "booting $KDIR/vmlinuz under qemu (TCG) with timeout ${TIMEOUT}s"
 console=$WORK/console.log
+cmdline_extra=""
+[ "${HEADTRACK_HIL_INFRA_ONLY:-}" = 1 ] && cmdline_extra+=" hil.infra_only=1"
+[ -n "${HEADTRACK_HIL_SABOTAGE:-}" ] && cmdline_extra+=" hil.sabotage=$HEADTRACK_HIL_SABOTAGE"
 vm_start=$(date +%s)
 set +e
 timeout --kill-after=10 "$TIMEOUT" qemu-system-x86_64 -accel tcg -cpu max -smp 1 -m 512 \
     -nographic -no-reboot -nodefaults -serial stdio -display none \
     -kernel "$KDIR/vmlinuz" -initrd "$WORK/initramfs.cpio.gz" \
-    -append "console=ttyS0 panic=-1 quiet loglevel=3 rdinit=/init${HEADTRACK_HIL_INFRA_ONLY:+ hil.infra_only=1}" \
+    -append "console=ttyS0 panic=-1 quiet loglevel=3 rdinit=/init$cmdline_extra" \
     </dev/null >"$console" 2>&1
 qemu_status=$?
 set -e

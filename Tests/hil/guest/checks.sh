@@ -66,3 +66,7 @@ if [ "$held" = 1 ] && [ "$neighbour" = 0 ] && [ "$released" = 0 ]; then
 else
     result FAIL gpio-sim-instrument "/dev/$CHIP: line 22 driven high reads $held (want 1), line 23 $neighbour (want 0), 22 after release $released (want 0)"
 fi
+
+grep -q hil.infra_only=1 /proc/cmdline && exit 0
+[ -x /bin/headtrack ] || { result FAIL headtrack-binary "/bin/headtrack missing from the initramfs"; exit 0; }
+. /lib/hil/headtrack-checks.sh

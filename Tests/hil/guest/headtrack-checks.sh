@@ -1,0 +1,223 @@
+# Sourced by checks.sh inside the VM once the bus ($BUS, $I2C) and gpio-sim ($CHIP, $SIMDIR) are up.
+# Runs the real headtrack binary and judges it from the kernel side only.
+#
+# Truth used here (independent of headtrack's code):
+#   - LED lines of the default config: nod 17, shake 27, north 22, status 6 (brief, config format).
+#   - MPU-9250 scales: accel +-4 g = 8192 LSB/g, gyro +-500 dps = 65.5 LSB/(deg/s); AK8963 16-bit 0.15 uT/LSB,
+#     little-endian at 0x03..0x08, its axes lie along the MPU's (y, x, -z) (hardware-facts 1.0, 1.4).
+#   - Heading: degrees clockwise from magnetic north (+ declination); north LED on within +-22.5 deg, with
+#     hysteresis, so 12 deg must light it and 35 deg must not.
+#   - Status LED: heartbeat = one 0.1 s flash per second; fault = 5 Hz blink (0.1 s on, 0.1 s off).
+
+NOD=17 SHAKE=27 NORTH=22 STATUS=6
+value_file() { echo "$SIMDIR/sim_gpio$1/value"; }
+
+# The field a level head facing $1 degrees (clockwise from magnetic north) feels: 20 uT horizontal, 40 uT down.
+# Head frame = MPU frame here (mount x,y,z): m = (Bh cos h, Bh sin h, -Bv) with x forward, y left, z up.
+# The AK8963 measures (m.y, m.x, -m.z), so its registers hold (Bh sin h, Bh cos h, +Bv) / 0.15 uT per LSB.
+set_heading() {
+    ak 0x03 $(awk -v h="$1" 'function le(v) { v = int(v + (v < 0 ? -0.5 : 0.5)); if (v < 0) v += 65536
+                                            return sprintf("0x%02x 0x%02x ", v % 256, int(v / 256)) }
+        BEGIN { r = h * atan2(0, -1) / 180; bh = 20 / 0.15; bv = 40 / 0.15
+                printf "%s%s%s\n", le(bh * sin(r)), le(bh * cos(r)), le(bv) }') i
+}
+
+# Gyro Y (the MPU's pitch axis, the head's left axis with mount x,y,z) in deg/s, as big-endian int16 at 0x45.
+set_pitch_rate() {
+    mpu 0x45 $(awk -v d="$1" 'BEGIN { v = int(d * 65.5 + (d < 0 ? -0.5 : 0.5)); if (v < 0) v += 65536
+                                      printf "0x%02x 0x%02x\n", int(v / 256), v % 256 }') i
+}
+
+# wait_line OFFSET VALUE SECONDS: polls every 0.1 s until the line reads VALUE; fails after SECONDS.
+wait_line() {
+    _f=$(value_file "$1"); _n=$(( $3 * 10 ))
+    while [ "$_n" -gt 0 ]; do
+        read -r _v <"$_f"; [ "$_v" = "$2" ] && return 0
+        sleep 0.1; _n=$((_n - 1))
+    done
+    return 1
+}
+
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+
+# hil-gpio watch output -> W_<offset>_{samples,high,rises,longest,last} for each line.
+parse_watch() {  # FILE OFFSET...
+    _out=$1; shift
+    for _o in "$@"; do
+        eval "$(sed -n "s|^$(value_file "$_o") samples=\([0-9]*\) high=\([0-9]*\) rises=\([0-9]*\) longest_high_ms=\([0-9]*\) last=\([-0-9]*\)|W_${_o}_samples=\1 W_${_o}_high=\2 W_${_o}_rises=\3 W_${_o}_longest=\4 W_${_o}_last=\5|p" "$_out")"
+    done
+}
+# watch_start MS OFFSET...: samples the lines in the background until watch_finish.
+watch_start() {
+    _ms=$1; shift; WATCHED="$*"; _files=""
+    for _o in "$@"; do _files="$_files $(value_file "$_o")"; done
+    hil-gpio watch "$_ms" $_files >/tmp/watch.out &
+    WATCHER=$!
+}
+watch_finish() { wait "$WATCHER"; parse_watch /tmp/watch.out $WATCHED; }
+watch_lines() { watch_start "$@"; watch_finish; }
+stats() { eval "echo \"rises=\$W_$1_rises high=\$W_$1_high/\$W_$1_samples longest_on=\${W_$1_longest}ms\""; }
+
+# Heartbeat over 4 s: 3..5 flashes, each well under half a second, the line mostly off.
+is_heartbeat() {
+    eval "_r=\$W_$1_rises _h=\$W_$1_high _s=\$W_$1_samples _l=\$W_$1_longest"
+    [ "$_r" -ge 3 ] && [ "$_r" -le 5 ] && [ "$_l" -le 300 ] && [ $((_h * 100)) -le $((_s * 30)) ]
+}
+# Fast blink over 4 s: 5 Hz gives ~20 flashes; demand at least 12, each short, about half the time on.
+is_fault_blink() {
+    eval "_r=\$W_$1_rises _h=\$W_$1_high _s=\$W_$1_samples _l=\$W_$1_longest"
+    [ "$_r" -ge 12 ] && [ "$_l" -le 300 ] && [ $((_h * 100)) -ge $((_s * 25)) ] && [ $((_h * 100)) -le $((_s * 75)) ]
+}
+
+alive() { kill -0 "$RUN_PID" 2>/dev/null; }
+
+# write_config FILE NORTH_PIN DECLINATION
+write_config() {
+    cat >"$1" <<EOF
+{
+  "i2c": { "device": "$I2C" },
+  "gpio": { "chip": "headtrack-sim",
+            "leds": { "nod": 17, "shake": 27, "north": $2, "up": 23, "down": 24, "left": 25, "right": 5, "status": 6 } },
+  "mount": "x,y,z",
+  "declinationDeg": $3
+}
+EOF
+}
+
+start_run() {  # CONFIG LOG
+    headtrack run --i2c "$I2C" --gpio-chip headtrack-sim --config "$1" >"$2" 2>&1 &
+    RUN_PID=$!
+}
+stop_run() {  # sets RUN_STATUS
+    kill -TERM "$RUN_PID" 2>/dev/null
+    wait "$RUN_PID"; RUN_STATUS=$?
+}
+tail_log() { tail -n 3 "$1" 2>/dev/null | tr '\n' '|'; }
+
+# check_north_on OFFSET SECONDS: the line the harness believes is "north" goes high with the field due north.
+check_north_on() { wait_line "$1" 1 "$2"; }
+
+# ---------------------------------------------------------------- (a) probe
+preset_chips; set_heading 0; set_pitch_rate 0
+probe_out=$(headtrack probe --i2c "$I2C" 2>&1); probe_status=$?
+if [ $probe_status -eq 0 ] && echo "$probe_out" | grep -q 'MPU-9250' && echo "$probe_out" | grep -q 'AK8963'; then
+    result PASS probe-names-chips "$(echo "$probe_out" | grep -E 'MPU-9250|AK8963' | tr '\n' '|')"
+else
+    result FAIL probe-names-chips "exit $probe_status, output: $(echo "$probe_out" | tr '\n' '|')"
+fi
+
+# ---------------------------------------------------------------- (b) run: north LED follows the field
+preset_chips; set_heading 0; set_pitch_rate 0
+# hil.sabotage=north-line (HEADTRACK_HIL_SABOTAGE on the host) moves north to line 23 in this config, to show
+# that the checks below then fail.
+main_north=22; grep -q hil.sabotage=north-line /proc/cmdline && main_north=23
+write_config /tmp/main.json $main_north 0
+t0=$(uptime_s)
+start_run /tmp/main.json /tmp/main.log
+if check_north_on $NORTH 40; then
+    result PASS north-on-at-0deg "line $NORTH high $(awk -v a="$t0" -v b="$(uptime_s)" 'BEGIN{printf "%.1f", b-a}') s after start"
+else
+    result FAIL north-on-at-0deg "line $NORTH still low 40 s after start; alive: $(alive && echo yes || echo no); log: $(tail_log /tmp/main.log)"
+fi
+
+watch_lines 4000 $STATUS $NORTH
+if is_heartbeat $STATUS && [ "$W_22_high" -eq "$W_22_samples" ]; then
+    result PASS heartbeat-when-healthy "status: $(stats $STATUS); north steady: $(stats $NORTH)"
+else
+    result FAIL heartbeat-when-healthy "status: $(stats $STATUS) (want 3-5 short flashes); north: $(stats $NORTH) (want always on)"
+fi
+
+set_heading 90
+if wait_line $NORTH 0 10; then result PASS north-off-at-90deg "field turned to east: line $NORTH went low"
+else result FAIL north-off-at-90deg "field turned to east, line $NORTH still high after 10 s"; fi
+
+set_heading 12
+if wait_line $NORTH 1 10; then result PASS north-on-at-12deg "line $NORTH high (12 deg is inside +-22.5 less hysteresis)"
+else result FAIL north-on-at-12deg "heading 12 deg: line $NORTH still low after 10 s"; fi
+
+set_heading 35
+if wait_line $NORTH 0 10; then result PASS north-off-at-35deg "line $NORTH low (35 deg is outside +-22.5 plus hysteresis)"
+else result FAIL north-off-at-35deg "heading 35 deg: line $NORTH still high after 10 s"; fi
+set_heading 0; wait_line $NORTH 1 10
+
+# ---------------------------------------------------------------- (c) a nod written into the gyro registers
+# Two half-waves about the pitch axis, 90 deg/s for about 0.25 s each, then still: one nod, no shake.
+watch_lines 600 $NOD $SHAKE
+quiet_nod=$W_17_high quiet_shake=$W_27_high
+watch_start 4000 $NOD $SHAKE
+tn0=$(uptime_s)
+set_pitch_rate 90; sleep 0.2
+set_pitch_rate -90; sleep 0.2
+set_pitch_rate 0
+tn1=$(uptime_s)
+watch_finish
+nod_detail="gyro pattern took $(awk -v a="$tn0" -v b="$tn1" 'BEGIN{printf "%.2f", b-a}') s; nod: $(stats $NOD); shake: $(stats $SHAKE); before: nod high $quiet_nod, shake high $quiet_shake"
+if [ "$quiet_nod" -eq 0 ] && [ "$W_17_rises" -eq 1 ] && [ "$W_17_longest" -ge 300 ] && [ "$W_17_longest" -le 700 ] && [ "$W_27_high" -eq 0 ]; then
+    result PASS nod-led "$nod_detail"
+else
+    result FAIL nod-led "$nod_detail (want: nod off before, one ~0.4 s flash, shake never)"
+fi
+
+# ---------------------------------------------------------------- (d) a fault made from the kernel side
+# The registers go back to their power-on values (INT_PIN_CFG 0, GYRO_CONFIG 0, ACCEL_CONFIG 0, data 0), as
+# after a power glitch, and are held there, so every re-initialisation the program tries is undone again.
+hold_reset_state() {
+    while :; do
+        mpu 0x1b 0 0 i          # GYRO_CONFIG, ACCEL_CONFIG
+        mpu 0x37 0              # INT_PIN_CFG
+        mpu 0x3b 0 0 0 0 0 0 0 0 0 0 0 0 0 0 i
+        sleep 0.05
+    done
+}
+hold_reset_state &
+holder=$!
+sleep 1
+watch_lines 4000 $STATUS
+if is_fault_blink $STATUS && alive; then
+    result PASS fault-fast-blink "registers held at reset values: status $(stats $STATUS), program still running"
+else
+    result FAIL fault-fast-blink "registers held at reset values: status $(stats $STATUS) (want ~20 flashes at 5 Hz); alive: $(alive && echo yes || echo no); log: $(tail_log /tmp/main.log)"
+fi
+kill $holder; wait $holder 2>/dev/null
+preset_chips; set_heading 0; set_pitch_rate 0     # the chip is back: the program must re-initialise it
+sleep 1
+watch_lines 4000 $STATUS $NORTH
+if is_heartbeat $STATUS && alive && [ "$W_22_last" != 0 ] && [ "$W_22_high" -gt 0 ]; then
+    result PASS fault-recovered "registers restored: status $(stats $STATUS), north $(stats $NORTH)"
+else
+    result FAIL fault-recovered "registers restored: status $(stats $STATUS) (want heartbeat), north $(stats $NORTH); alive: $(alive && echo yes || echo no); log: $(tail_log /tmp/main.log)"
+fi
+
+stop_run
+if [ "$RUN_STATUS" -eq 0 ]; then result PASS run-exits-on-sigterm "exit status 0"
+else result FAIL run-exits-on-sigterm "exit status $RUN_STATUS; log: $(tail_log /tmp/main.log)"; fi
+
+# ---------------------------------------------------------------- heading sign, through the declination
+# True heading = magnetic + declination. With +30 deg declination, magnetic 340 is true 10 (north LED on) and
+# magnetic 20 is true 50 (off). A compass that turns the wrong way would show the opposite.
+preset_chips; set_heading 340; set_pitch_rate 0
+write_config /tmp/decl.json 22 30
+start_run /tmp/decl.json /tmp/decl.log
+if check_north_on $NORTH 40; then
+    set_heading 20
+    if wait_line $NORTH 0 10; then result PASS heading-direction "declination +30: magnetic 340 lit north, magnetic 20 did not"
+    else result FAIL heading-direction "declination +30: magnetic 20 (true 50) still lights north"; fi
+else
+    result FAIL heading-direction "declination +30: magnetic 340 (true 10) did not light north in 40 s; log: $(tail_log /tmp/decl.log)"
+fi
+stop_run
+
+# ---------------------------------------------------------------- (e) negative control
+# The same north check, but the program is told to drive north on line 23. The harness must notice that line
+# 22 stays low; if this check "passes" the harness could not tell a wrong line from the right one.
+preset_chips; set_heading 0; set_pitch_rate 0
+write_config /tmp/wrong.json 23 0
+start_run /tmp/wrong.json /tmp/wrong.log
+if check_north_on $NORTH 15; then
+    result FAIL negative-control "north configured on line 23, yet the check on line $NORTH passed: the harness cannot see a wrong line"
+elif [ "$(cat "$(value_file 23)")" = 1 ]; then
+    result PASS negative-control "north configured on line 23: check on line $NORTH failed as it must, line 23 is high"
+else
+    result FAIL negative-control "north configured on line 23: neither line 22 nor 23 high; log: $(tail_log /tmp/wrong.log)"
+fi
+stop_run
