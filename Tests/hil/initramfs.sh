@@ -1,5 +1,5 @@
 # Sourced by run.sh. Builds $WORK/initramfs.cpio.gz: static busybox, the kernel modules from $KDIR, the
-# headtrack binary with the shared libraries ldd names, the hil-gpio instrument, and guest/ as /init + checks.
+# headtrack binary with the shared libraries ldd names, the hil-tool instrument, and guest/ as /init + checks.
 
 # Copies an executable and every shared library it needs (as ldd resolves them on this host) into $root.
 copy_with_libs() {
@@ -21,9 +21,9 @@ build_initramfs() {
         || die "/bin/busybox is not static: install busybox-static (it replaces busybox)"
     cp "$KDIR"/modules/*.ko "$KDIR/load-order" "$root/lib/hil/"
 
-    gcc -static -O2 -Wall -Werror -o "$WORK/hil-gpio" "$HIL_DIR/hil-gpio.c" \
-        || die "compiling Tests/hil/hil-gpio.c failed"
-    cp "$WORK/hil-gpio" "$root/bin/"
+    gcc -static -O2 -Wall -Werror -o "$WORK/hil-tool" "$HIL_DIR/hil-tool.c" -lm \
+        || die "compiling Tests/hil/hil-tool.c failed"
+    cp "$WORK/hil-tool" "$root/bin/"
 
     if [ -n "${HEADTRACK_BIN:-}" ]; then
         copy_with_libs "$root" "$HEADTRACK_BIN" /bin/headtrack

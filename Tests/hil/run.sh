@@ -13,7 +13,7 @@
 #   HEADTRACK_HIL_KERNEL   Debian kernel ABI to use, e.g. 6.1.0-57 (default: newest cached, else Debian's current)
 #   HEADTRACK_HIL_TIMEOUT  seconds before the VM is given up on (default 900)
 #   HEADTRACK_HIL_INFRA_ONLY=1   check only the VM plumbing (i2c-stub, gpio-sim, instrument), no headtrack
-#   HEADTRACK_HIL_SABOTAGE=north-line   configure headtrack's north LED on line 23 while the checks watch line 22:
+#   HEADTRACK_HIL_SABOTAGE=north-line   configure headtrack's north LED on line 26 while the checks watch line 22:
 #                          proves the checks fail when the program drives a wrong line (this run must fail)
 # Needs root (apt-get, and nothing else). Run time: about a minute once the cache is warm.
 set -euo pipefail
@@ -80,7 +80,7 @@ cmdline_extra=""
 [ -n "${HEADTRACK_HIL_SABOTAGE:-}" ] && cmdline_extra+=" hil.sabotage=$HEADTRACK_HIL_SABOTAGE"
 vm_start=$(date +%s)
 set +e
-timeout --kill-after=10 "$TIMEOUT" qemu-system-x86_64 -accel tcg -cpu max -smp 1 -m 512 \
+timeout --kill-after=10 "$TIMEOUT" qemu-system-x86_64 -accel tcg -cpu max -smp 1 -m 768 \
     -nographic -no-reboot -nodefaults -serial stdio -display none \
     -kernel "$KDIR/vmlinuz" -initrd "$WORK/initramfs.cpio.gz" \
     -append "console=ttyS0 panic=-1 quiet loglevel=3 rdinit=/init$cmdline_extra" \

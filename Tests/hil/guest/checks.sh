@@ -17,8 +17,8 @@ if [ -z "$BUS" ] || [ ! -c "/dev/i2c-$BUS" ]; then
 fi
 I2C=/dev/i2c-$BUS
 
-mpu() { i2cset -y "$BUS" 0x68 "$@"; }
-ak() { i2cset -y "$BUS" 0x0c "$@"; }
+mpu() { i2cset -y "$BUS" 0x68 "$@" || result FAIL harness-i2cset "i2cset 0x68 $* failed"; }
+ak() { i2cset -y "$BUS" 0x0c "$@" || result FAIL harness-i2cset "i2cset 0x0c $* failed"; }
 
 # Register contents of an MPU-9250 + AK8963 sitting still and level: datasheet identities, az = +1 g.
 preset_chips() {
@@ -55,7 +55,7 @@ fi
 line() { cat "$SIMDIR/sim_gpio$1/value"; }
 
 # The instrument itself: a line driven high through the uAPI v2 must read 1 in sysfs, its neighbour 0.
-hil-gpio hold "/dev/$CHIP" 22 1.5 &
+hil-tool hold "/dev/$CHIP" 22 1.5 &
 holder=$!
 sleep 0.5
 held=$(line 22); neighbour=$(line 23)

@@ -12,20 +12,35 @@
 NOD=17 SHAKE=27 NORTH=22 STATUS=6
 value_file() { echo "$SIMDIR/sim_gpio$1/value"; }
 
-# The field a level head facing $1 degrees (clockwise from magnetic north) feels: 20 uT horizontal, 40 uT down.
-# Head frame = MPU frame here (mount x,y,z): m = (Bh cos h, Bh sin h, -Bv) with x forward, y left, z up.
-# The AK8963 measures (m.y, m.x, -m.z), so its registers hold (Bh sin h, Bh cos h, +Bv) / 0.15 uT per LSB.
-set_heading() {
-    ak 0x03 $(awk -v h="$1" 'function le(v) { v = int(v + (v < 0 ? -0.5 : 0.5)); if (v < 0) v += 65536
-                                            return sprintf("0x%02x 0x%02x ", v % 256, int(v / 256)) }
-        BEGIN { r = h * atan2(0, -1) / 180; bh = 20 / 0.15; bv = 40 / 0.15
-                printf "%s%s%s\n", le(bh * sin(r)), le(bh * cos(r)), le(bv) }') i
+# The field a level head facing $1 degrees clockwise from magnetic north feels, into the AK8963's data registers
+# (hil-tool field: 20 uT horizontal, 40 uT down, AK8963 axes = MPU (y, x, -z), 0.15 uT/LSB, little-endian).
+set_heading() { ak 0x03 $(hil-tool field "$1") i; }
+
+# Gyro Y (the MPU's pitch axis, the head's left axis with mount x,y,z), whole deg/s, at 65.5 LSB/(deg/s) as a
+# big-endian int16 at 0x45.
+set_pitch_rate() {
+    _v=$(( $1 * 655 / 10 )); [ "$_v" -lt 0 ] && _v=$((_v + 65536))
+    mpu 0x45 $((_v >> 8)) $((_v & 255)) i
 }
 
-# Gyro Y (the MPU's pitch axis, the head's left axis with mount x,y,z) in deg/s, as big-endian int16 at 0x45.
-set_pitch_rate() {
-    mpu 0x45 $(awk -v d="$1" 'BEGIN { v = int(d * 65.5 + (d < 0 ? -0.5 : 0.5)); if (v < 0) v += 65536
-                                      printf "0x%02x 0x%02x\n", int(v / 256), v % 256 }') i
+# Gyro Z (yaw about up), whole deg/s, big-endian int16 at 0x47.
+set_yaw_rate() {
+    _v=$(( $1 * 655 / 10 )); [ "$_v" -lt 0 ] && _v=$((_v + 65536))
+    mpu 0x47 $((_v >> 8)) $((_v & 255)) i
+}
+
+# turn FROM TO: the head turns the short way from heading FROM to TO (whole degrees) at 25 deg/s, then the field
+# is set to TO. Sets TURN_S to the time the rate was really applied (i2cset under TCG is not instantaneous).
+turn() {
+    _d=$(( ($2 - $1 + 540) % 360 - 180 ))
+    _rate=-25; [ "$_d" -lt 0 ] && { _rate=25; _d=$((-_d)); }
+    _ms=$(( _d * 40 ))
+    _t0=$(uptime_s)
+    set_yaw_rate $_rate
+    sleep "$((_ms / 1000)).$(printf %03d $((_ms % 1000)))"
+    set_yaw_rate 0
+    TURN_S=$(awk -v a="$_t0" -v b="$(uptime_s)" 'BEGIN { printf "%.2f", b - a }')
+    set_heading "$2"
 }
 
 # wait_line OFFSET VALUE SECONDS: polls every 0.1 s until the line reads VALUE; fails after SECONDS.
@@ -40,7 +55,7 @@ wait_line() {
 
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 
-# hil-gpio watch output -> W_<offset>_{samples,high,rises,longest,last} for each line.
+# hil-tool watch output -> W_<offset>_{samples,high,rises,longest,last} for each line.
 parse_watch() {  # FILE OFFSET...
     _out=$1; shift
     for _o in "$@"; do
@@ -51,7 +66,7 @@ parse_watch() {  # FILE OFFSET...
 watch_start() {
     _ms=$1; shift; WATCHED="$*"; _files=""
     for _o in "$@"; do _files="$_files $(value_file "$_o")"; done
-    hil-gpio watch "$_ms" $_files >/tmp/watch.out &
+    hil-tool watch "$_ms" $_files >/tmp/watch.out &
     WATCHER=$!
 }
 watch_finish() { wait "$WATCHER"; parse_watch /tmp/watch.out $WATCHED; }
@@ -98,7 +113,7 @@ tail_log() { tail -n 3 "$1" 2>/dev/null | tr '\n' '|'; }
 check_north_on() { wait_line "$1" 1 "$2"; }
 
 # ---------------------------------------------------------------- (a) probe
-preset_chips; set_heading 0; set_pitch_rate 0
+preset_chips; set_heading 0; set_pitch_rate 0; set_yaw_rate 0
 probe_out=$(headtrack probe --i2c "$I2C" 2>&1); probe_status=$?
 if [ $probe_status -eq 0 ] && echo "$probe_out" | grep -q 'MPU-9250' && echo "$probe_out" | grep -q 'AK8963'; then
     result PASS probe-names-chips "$(echo "$probe_out" | grep -E 'MPU-9250|AK8963' | tr '\n' '|')"
@@ -107,10 +122,10 @@ else
 fi
 
 # ---------------------------------------------------------------- (b) run: north LED follows the field
-preset_chips; set_heading 0; set_pitch_rate 0
+preset_chips; set_heading 0; set_pitch_rate 0; set_yaw_rate 0
 # hil.sabotage=north-line (HEADTRACK_HIL_SABOTAGE on the host) moves north to line 23 in this config, to show
 # that the checks below then fail.
-main_north=22; grep -q hil.sabotage=north-line /proc/cmdline && main_north=23
+main_north=22; grep -q hil.sabotage=north-line /proc/cmdline && main_north=26
 write_config /tmp/main.json $main_north 0
 t0=$(uptime_s)
 start_run /tmp/main.json /tmp/main.log
@@ -139,18 +154,21 @@ else
     result FAIL heartbeat-when-healthy "status: $(stats $STATUS) (want 3-5 short flashes); north: $(stats $NORTH) (want always on)"
 fi
 
-set_heading 90
-if wait_line $NORTH 0 10; then result PASS north-off-at-90deg "field turned to east: line $NORTH went low"
-else result FAIL north-off-at-90deg "field turned to east, line $NORTH still high after 10 s"; fi
+# Head turns, as a real head makes them: the gyro sees the turn (yaw about z-up at 25 deg/s, below the 30 deg/s a
+# gesture swing needs) and the field ends where the new heading puts it. Heading grows clockwise, so turning
+# from north to east is a negative rotation about up.
+turn 0 90
+if wait_line $NORTH 0 5; then result PASS north-off-at-90deg "turned to east in $TURN_S s: line $NORTH went low"
+else result FAIL north-off-at-90deg "turned to east in $TURN_S s: line $NORTH still high 5 s later"; fi
 
-set_heading 12
-if wait_line $NORTH 1 10; then result PASS north-on-at-12deg "line $NORTH high (12 deg is inside +-22.5 less hysteresis)"
-else result FAIL north-on-at-12deg "heading 12 deg: line $NORTH still low after 10 s"; fi
+turn 90 12
+if wait_line $NORTH 1 5; then result PASS north-on-at-12deg "turned back to 12 deg in $TURN_S s: line $NORTH high (inside +-22.5 less hysteresis)"
+else result FAIL north-on-at-12deg "turned back to 12 deg in $TURN_S s: line $NORTH still low 5 s later"; fi
 
-set_heading 35
-if wait_line $NORTH 0 10; then result PASS north-off-at-35deg "line $NORTH low (35 deg is outside +-22.5 plus hysteresis)"
-else result FAIL north-off-at-35deg "heading 35 deg: line $NORTH still high after 10 s"; fi
-set_heading 0; wait_line $NORTH 1 10
+turn 12 35
+if wait_line $NORTH 0 5; then result PASS north-off-at-35deg "turned on to 35 deg in $TURN_S s: line $NORTH low (outside +-22.5 plus hysteresis)"
+else result FAIL north-off-at-35deg "turned on to 35 deg in $TURN_S s: line $NORTH still high 5 s later"; fi
+turn 35 0; wait_line $NORTH 1 5
 
 # ---------------------------------------------------------------- (c) a nod written into the gyro registers
 # Two half-waves about the pitch axis, 90 deg/s for about 0.25 s each, then still: one nod, no shake.
@@ -207,25 +225,27 @@ preset_chips; set_heading 340; set_pitch_rate 0
 write_config /tmp/decl.json 22 30
 start_run /tmp/decl.json /tmp/decl.log
 if check_north_on $NORTH 40; then
-    set_heading 20
-    if wait_line $NORTH 0 10; then result PASS heading-direction "declination +30: magnetic 340 lit north, magnetic 20 did not"
-    else result FAIL heading-direction "declination +30: magnetic 20 (true 50) still lights north"; fi
+    turn 340 20
+    if wait_line $NORTH 0 5; then result PASS heading-direction "declination +30: magnetic 340 lit north, turning to magnetic 20 (true 50) put it out"
+    else result FAIL heading-direction "declination +30: after turning to magnetic 20 (true 50) north is still lit 5 s later"; fi
 else
     result FAIL heading-direction "declination +30: magnetic 340 (true 10) did not light north in 40 s; log: $(tail_log /tmp/decl.log)"
 fi
 stop_run
 
 # ---------------------------------------------------------------- (e) negative control
-# The same north check, but the program is told to drive north on line 23. The harness must notice that line
-# 22 stays low; if this check "passes" the harness could not tell a wrong line from the right one.
-preset_chips; set_heading 0; set_pitch_rate 0
-write_config /tmp/wrong.json 23 0
+# The same north check, but the program is told to drive north on line 26 (free in the default map). The
+# harness must notice that line 22 stays low; if this check "passes", it could not tell a wrong line from the
+# right one.
+preset_chips; set_heading 0; set_pitch_rate 0; set_yaw_rate 0
+write_config /tmp/wrong.json 26 0
 start_run /tmp/wrong.json /tmp/wrong.log
-if check_north_on $NORTH 15; then
-    result FAIL negative-control "north configured on line 23, yet the check on line $NORTH passed: the harness cannot see a wrong line"
-elif [ "$(cat "$(value_file 23)")" = 1 ]; then
-    result PASS negative-control "north configured on line 23: check on line $NORTH failed as it must, line 23 is high"
+# Wait until the program shows north on its (wrong) line, then apply the very check that passed above.
+if ! wait_line 26 1 40; then
+    result FAIL negative-control "north configured on line 26, but line 26 never went high; log: $(tail_log /tmp/wrong.log)"
+elif check_north_on $NORTH 2; then
+    result FAIL negative-control "north configured on line 26, yet the check on line $NORTH passed: the harness cannot see a wrong line"
 else
-    result FAIL negative-control "north configured on line 23: neither line 22 nor 23 high; log: $(tail_log /tmp/wrong.log)"
+    result PASS negative-control "north configured on line 26 (high): the north check on line $NORTH failed, as it must"
 fi
 stop_run

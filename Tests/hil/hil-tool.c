@@ -1,15 +1,18 @@
-// Measuring instrument for the VM test (Tests/hil). Runs inside the VM, statically linked.
+// Instrument for the VM test (Tests/hil). Runs inside the VM, statically linked.
 //
-//   hil-gpio hold CHIPDEV OFFSET SECONDS     request one line as output, drive it high, hold it, release
-//   hil-gpio watch MILLISECONDS FILE...      sample gpio-sim value files every 5 ms and report per file:
+//   hil-tool hold CHIPDEV OFFSET SECONDS     request one line as output, drive it high, hold it, release
+//   hil-tool watch MILLISECONDS FILE...      sample gpio-sim value files every 5 ms and report per file:
 //                                            samples, high samples, rising edges, longest high run (ms)
+//   hil-tool field HEADING_DEG               AK8963 HXL..HZH bytes for a level head facing that heading
 //
 // `hold` exists so the harness can prove, independently of headtrack, that a line driven through the
 // GPIO uAPI v2 shows up in gpio-sim's sysfs value file (and its neighbour does not). `watch` counts
-// transitions with a steady sample clock, which a busybox shell loop cannot give under TCG.
+// transitions with a steady sample clock, which a busybox shell loop cannot give under TCG. `field` exists
+// because Debian's static busybox awk has no sin/cos.
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/gpio.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,19 +22,19 @@
 
 static int hold(const char *chip, unsigned offset, double seconds) {
     int fd = open(chip, O_RDWR | O_CLOEXEC);
-    if (fd < 0) { fprintf(stderr, "hil-gpio: open %s: %s\n", chip, strerror(errno)); return 1; }
+    if (fd < 0) { fprintf(stderr, "hil-tool: open %s: %s\n", chip, strerror(errno)); return 1; }
     struct gpio_v2_line_request req;
     memset(&req, 0, sizeof req);
     req.offsets[0] = offset;
     req.num_lines = 1;
-    strcpy(req.consumer, "hil-gpio");
+    strcpy(req.consumer, "hil-tool");
     req.config.flags = GPIO_V2_LINE_FLAG_OUTPUT;
     req.config.num_attrs = 1;
     req.config.attrs[0].attr.id = GPIO_V2_LINE_ATTR_ID_OUTPUT_VALUES;
     req.config.attrs[0].attr.values = 1;
     req.config.attrs[0].mask = 1;
     if (ioctl(fd, GPIO_V2_GET_LINE_IOCTL, &req) < 0) {
-        fprintf(stderr, "hil-gpio: request line %u on %s: %s\n", offset, chip, strerror(errno));
+        fprintf(stderr, "hil-tool: request line %u on %s: %s\n", offset, chip, strerror(errno));
         return 1;
     }
     struct timespec t = { (time_t)seconds, (long)((seconds - (time_t)seconds) * 1e9) };
@@ -61,7 +64,7 @@ static int watch(double duration_ms, int count, char **files) {
     double run_start[MAX], longest[MAX] = {0};
     for (int i = 0; i < count; i++) {
         fds[i] = open(files[i], O_RDONLY | O_CLOEXEC);
-        if (fds[i] < 0) { fprintf(stderr, "hil-gpio: open %s: %s\n", files[i], strerror(errno)); return 1; }
+        if (fds[i] < 0) { fprintf(stderr, "hil-tool: open %s: %s\n", files[i], strerror(errno)); return 1; }
         last[i] = -1;
     }
     double start = now_ms(), t = start;
@@ -85,11 +88,27 @@ static int watch(double duration_ms, int count, char **files) {
     return 0;
 }
 
+// The field of 20 uT horizontal, 40 uT down, seen by a level head facing `heading` degrees clockwise from
+// magnetic north, with the head frame = MPU frame (x forward, y left, z up): m = (Bh cos h, Bh sin h, -Bv).
+// The AK8963 axes are the MPU's (y, x, -z) (hardware-facts 1.4), so it measures (Bh sin h, Bh cos h, +Bv),
+// at 0.15 uT/LSB (16-bit mode, ASA = 128), little-endian HXL, HXH, HYL, HYH, HZL, HZH.
+static int field(double heading) {
+    const double bh = 20.0 / 0.15, bv = 40.0 / 0.15, r = heading * M_PI / 180.0;
+    long v[3] = { lround(bh * sin(r)), lround(bh * cos(r)), lround(bv) };
+    for (int i = 0; i < 3; i++) {
+        unsigned u = (unsigned)(v[i] & 0xffff);
+        printf("0x%02x 0x%02x%s", u & 0xff, u >> 8, i < 2 ? " " : "\n");
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc == 5 && strcmp(argv[1], "hold") == 0)
         return hold(argv[2], (unsigned)strtoul(argv[3], NULL, 0), atof(argv[4]));
     if (argc >= 4 && strcmp(argv[1], "watch") == 0)
         return watch(atof(argv[2]), argc - 3, argv + 3);
-    fprintf(stderr, "usage: hil-gpio hold CHIPDEV OFFSET SECONDS | hil-gpio watch MILLISECONDS FILE...\n");
+    if (argc == 3 && strcmp(argv[1], "field") == 0)
+        return field(atof(argv[2]));
+    fprintf(stderr, "usage: hil-tool hold CHIPDEV OFFSET SECONDS | watch MILLISECONDS FILE... | field HEADING_DEG\n");
     return 2;
 }
