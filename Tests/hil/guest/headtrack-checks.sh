@@ -29,12 +29,12 @@ set_yaw_rate() {
     mpu 0x47 $((_v >> 8)) $((_v & 255)) i
 }
 
-# turn FROM TO: the head turns the short way from heading FROM to TO (whole degrees) at 25 deg/s, then the field
-# is set to TO. Sets TURN_S to the time the rate was really applied (i2cset under TCG is not instantaneous).
+# turn FROM TO: the head turns the short way from heading FROM to TO (whole degrees) at 20 deg/s, then the field
+# is set to TO. Slow enough that 100 ms of scheduling slack under TCG costs only 2 degrees. Sets TURN_S to the time the rate was really applied (i2cset under TCG is not instantaneous).
 turn() {
     _d=$(( ($2 - $1 + 540) % 360 - 180 ))
-    _rate=-25; [ "$_d" -lt 0 ] && { _rate=25; _d=$((-_d)); }
-    _ms=$(( _d * 40 ))
+    _rate=-20; [ "$_d" -lt 0 ] && { _rate=20; _d=$((-_d)); }
+    _ms=$(( _d * 50 ))
     _t0=$(uptime_s)
     set_yaw_rate $_rate
     sleep "$((_ms / 1000)).$(printf %03d $((_ms % 1000)))"
@@ -154,7 +154,7 @@ else result FAIL heartbeat-when-healthy "status: $(stats $STATUS) (want 3-5 flas
 if [ "$W_22_high" -eq "$W_22_samples" ]; then result PASS north-steady "north over 4 s: $(stats $NORTH)"
 else result FAIL north-steady "north over 4 s: $(stats $NORTH) (want on all the time)"; fi
 
-# Head turns, as a real head makes them: the gyro sees the turn (yaw about z-up at 25 deg/s, below the 30 deg/s a
+# Head turns, as a real head makes them: the gyro sees the turn (yaw about z-up at 20 deg/s, below the 30 deg/s a
 # gesture swing needs) and the field ends where the new heading puts it. Heading grows clockwise, so turning
 # from north to east is a negative rotation about up.
 before=$(cat "$(value_file $NORTH)")
@@ -175,13 +175,14 @@ else result FAIL north-off-at-35deg "turned on to 35 deg in $TURN_S s: line $NOR
 turn 35 0; wait_line $NORTH 1 5
 
 # ---------------------------------------------------------------- (c) a nod written into the gyro registers
-# Two half-waves about the pitch axis, 90 deg/s for about 0.25 s each, then still: one nod, no shake.
+# Two half-waves about the pitch axis, 90 deg/s for 0.1 s plus i2cset's latency each (a swing may last at most
+# 0.7 s), then still: one nod, no shake.
 watch_lines 600 $NOD $SHAKE
 quiet_nod=$W_17_high quiet_shake=$W_27_high
 watch_start 4000 $NOD $SHAKE
 tn0=$(uptime_s)
-set_pitch_rate 90; sleep 0.2
-set_pitch_rate -90; sleep 0.2
+set_pitch_rate 90; sleep 0.1
+set_pitch_rate -90; sleep 0.1
 set_pitch_rate 0
 tn1=$(uptime_s)
 watch_finish
