@@ -80,7 +80,9 @@ cmdline_extra=""
 [ -n "${HEADTRACK_HIL_SABOTAGE:-}" ] && cmdline_extra+=" hil.sabotage=$HEADTRACK_HIL_SABOTAGE"
 vm_start=$(date +%s)
 set +e
-timeout --kill-after=10 "$TIMEOUT" qemu-system-x86_64 -accel tcg -cpu max -smp 1 -m 768 \
+# Two vCPUs: headtrack's 200 Hz loop keeps one busy under TCG; the test's i2cset writes need the other to keep
+# their timing (a nod swing must last under 0.7 s).
+timeout --kill-after=10 "$TIMEOUT" qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 768 \
     -nographic -no-reboot -nodefaults -serial stdio -display none \
     -kernel "$KDIR/vmlinuz" -initrd "$WORK/initramfs.cpio.gz" \
     -append "console=ttyS0 panic=-1 quiet loglevel=3 rdinit=/init$cmdline_extra" \

@@ -30,7 +30,8 @@ set_yaw_rate() {
 }
 
 # turn FROM TO: the head turns the short way from heading FROM to TO (whole degrees) at 20 deg/s, then the field
-# is set to TO. Slow enough that 100 ms of scheduling slack under TCG costs only 2 degrees. Sets TURN_S to the time the rate was really applied (i2cset under TCG is not instantaneous).
+# is set to TO. Slow enough that 100 ms of scheduling slack under TCG costs only 2 degrees. Slack only ever
+# lengthens a turn, and every check below is placed so that overshooting keeps its expected answer. Sets TURN_S to the time the rate was really applied (i2cset under TCG is not instantaneous).
 turn() {
     _d=$(( ($2 - $1 + 540) % 360 - 180 ))
     _rate=-20; [ "$_d" -lt 0 ] && { _rate=20; _d=$((-_d)); }
@@ -220,7 +221,7 @@ else
 fi
 
 stop_run
-if [ "$RUN_STATUS" -eq 0 ]; then result PASS run-exits-on-sigterm "exit status 0"
+if [ "$RUN_STATUS" -eq 0 ]; then result PASS run-exits-on-sigterm "exit status 0; $(grep 'stopped' /tmp/main.log)"
 else result FAIL run-exits-on-sigterm "exit status $RUN_STATUS; log: $(tail_log /tmp/main.log)"; fi
 
 # ---------------------------------------------------------------- heading sign, through the declination
