@@ -87,11 +87,13 @@ is_fault_blink() {
 
 alive() { kill -0 "$RUN_PID" 2>/dev/null; }
 
-# write_config FILE NORTH_PIN DECLINATION
+# write_config FILE NORTH_PIN DECLINATION [DETECT_FROZEN]
+# i2c-stub's registers change only when the test writes them, so the frozen-data check (identical samples in a
+# row are a fault, as real sensor noise makes them impossible) is off unless DETECT_FROZEN=true.
 write_config() {
     cat >"$1" <<EOF
 {
-  "i2c": { "device": "$I2C" },
+  "i2c": { "device": "$I2C", "detectFrozenData": ${4:-false} },
   "gpio": { "chip": "headtrack-sim",
             "leds": { "nod": 17, "shake": 27, "north": $2, "up": 23, "down": 24, "left": 25, "right": 5, "status": 6 } },
   "mount": "x,y,z",
@@ -223,6 +225,21 @@ fi
 stop_run
 if [ "$RUN_STATUS" -eq 0 ]; then result PASS run-exits-on-sigterm "exit status 0; $(grep 'stopped' /tmp/main.log)"
 else result FAIL run-exits-on-sigterm "exit status $RUN_STATUS; log: $(tail_log /tmp/main.log)"; fi
+
+# ---------------------------------------------------------------- frozen data registers
+# With the frozen-data check on (the default), registers that never change are a fault: i2c-stub's are exactly
+# that, so the status line must blink fast while the program keeps running.
+preset_chips; set_heading 0
+write_config /tmp/frozen.json 22 0 true
+start_run /tmp/frozen.json /tmp/frozen.log
+sleep 2
+watch_lines 4000 $STATUS
+if is_fault_blink $STATUS && alive && grep -q frozen /tmp/frozen.log; then
+    result PASS frozen-registers "unchanging registers: status $(stats $STATUS); log: $(grep -m1 frozen /tmp/frozen.log)"
+else
+    result FAIL frozen-registers "unchanging registers: status $(stats $STATUS) (want 5 Hz blink), alive: $(alive && echo yes || echo no); log: $(tail_log /tmp/frozen.log)"
+fi
+stop_run
 
 # ---------------------------------------------------------------- heading sign, through the declination
 # True heading = magnetic + declination. With +30 deg declination, magnetic 340 is true 10 (north LED on) and
