@@ -62,7 +62,8 @@ public enum I2CError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Maps a negative errno from the kernel to a case.
     public static func from(errno e: Int32, address: UInt8) -> I2CError {
         switch e {
-        case 6, 121: return .noAcknowledge(address: address)  // ENXIO, EREMOTEIO
+        // ENXIO and EREMOTEIO are the usual NACK; i2c-stub (and some adapters) answer ENODEV for an empty address.
+        case 6, 19, 121: return .noAcknowledge(address: address)
         case 110: return .timeout(address: address)  // ETIMEDOUT
         default: return .transferFailed(address: address, errno: e)
         }
