@@ -7,6 +7,7 @@ public protocol EvalTopic {
 }
 
 extension EvalSmoothingCommand: EvalTopic {}
+extension EvalAttitudeCommand: EvalTopic {}
 
 /// `headtrack eval TOPIC ...`: measures the product on recordings and simulated motion.
 struct EvalCommand: Command {
@@ -19,6 +20,7 @@ struct EvalCommand: Command {
         [
             EvalGesturesCommand.self,
             EvalSmoothingCommand.self,
+            EvalAttitudeCommand.self,
         ]
     }
 

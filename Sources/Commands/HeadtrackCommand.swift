@@ -15,6 +15,7 @@ public enum HeadtrackCommand {
             RecordCommand.self,
             ReplayCommand.self,
             EvalCommand.self,
+            CalibrateCommand.self,
         ]
     }
 

@@ -1,0 +1,106 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Evaluation
+import Fusion
+import Runtime
+
+/// `headtrack eval attitude`: the BROAD attitude benchmark (or any trace with truth columns).
+public enum EvalAttitudeCommand {
+    public static let topic = "attitude"
+    public static let summary = "attitude RMSE (total, heading, inclination) against recorded or synthetic truth"
+    public static let help = """
+        usage: headtrack eval attitude PATH... [--mode 9d|6d|both] [--json]
+               headtrack eval attitude --synthetic [--mode 9d|6d|both] [--json]
+
+        Runs the attitude filter causally (default settings) over each imu-trace v1 file with truth columns
+        (a directory means every *.csv in it) and prints, per trial and per group, the RMSE in degrees of
+          total        2·acos(|e_w|)
+          heading      2·atan(|e_z / e_w|)
+          inclination  2·acos(√(e_w² + e_z²))
+        with e = q_est ⊗ q_true⁻¹, over the samples with moving = 1 and a truth quaternion. A group's figure
+        is the plain mean of its trials' RMSEs; trials group by file name (*undisturbed* / *disturbed*).
+        In 6D mode (no magnetometer) one constant heading offset per trial, the circular mean of the heading
+        error, is removed before scoring.
+
+        options:
+          --mode M      9d (with magnetometer), 6d, or both (default both)
+          --json        print JSON instead of a table
+          --synthetic   score the built-in synthetic head motions (still, slow/fast turns, walking, a magnet
+                        passing, gyro bias drift) instead of files
+
+        example:
+          headtrack eval attitude ../shared/data/attitude --mode 9d
+        """
+
+    public static func run(_ arguments: inout Arguments) throws -> Int32 {
+        let modeText = try arguments.option("mode") ?? "both"
+        let asJSON = arguments.flag("json")
+        let synthetic = arguments.flag("synthetic")
+        let paths = try arguments.positionals()
+        let modes: [AttitudeMode]
+        switch modeText {
+        case "9d": modes = [.nineD]
+        case "6d": modes = [.sixD]
+        case "both": modes = [.nineD, .sixD]
+        default: throw CommandError("--mode must be 9d, 6d or both, got '\(modeText)'", status: 2)
+        }
+
+        var trials: [(String, Trace)] = []
+        if synthetic {
+            for m in SyntheticAttitudeTrial.Motion.allCases {
+                trials.append(("synthetic_" + m.rawValue, SyntheticAttitudeTrial(motion: m).trace()))
+            }
+        }
+        guard synthetic || !paths.isEmpty else {
+            throw CommandError("name trace files or a directory (e.g. ../shared/data/attitude), or pass --synthetic", status: 2)
+        }
+        for file in try expand(paths) {
+            let trace: Trace
+            do { trace = try TraceFile.read(path: file) } catch { throw CommandError(error.description) }
+            guard trace.records.contains(where: { $0.truth != nil && $0.moving == true }) else {
+                throw CommandError("\(file) has no samples with truth and moving = 1: it needs qw,qx,qy,qz,moving columns")
+            }
+            trials.append((AttitudeEvaluation.trialName(path: file), trace))
+        }
+        var results: [AttitudeTrialResult] = []
+        for mode in modes {
+            for (name, trace) in trials {
+                if mode == .nineD && !trace.hasMagnetometer {
+                    Console.err("headtrack eval attitude: \(name) has no magnetometer; scored in 6D only")
+                    continue
+                }
+                results.append(AttitudeEvaluation.evaluate(trace: trace, name: name, mode: mode))
+            }
+        }
+        Console.write(1, asJSON ? AttitudeReport.json(results) : AttitudeReport.table(results))
+        return 0
+    }
+
+    /// Files as given; directories become their *.csv files, sorted.
+    static func expand(_ paths: [String]) throws -> [String] {
+        var files: [String] = []
+        for p in paths {
+            var st = stat()
+            guard stat(p, &st) == 0 else { throw CommandError("\(p): no such file or directory") }
+            if (st.st_mode & S_IFMT) == S_IFDIR {
+                guard let dir = opendir(p) else { throw CommandError("\(p): cannot open directory") }
+                var names: [String] = []
+                while let entry = readdir(dir) {
+                    let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                    }
+                    if name.hasSuffix(".csv") { names.append(name) }
+                }
+                closedir(dir)
+                if names.isEmpty { throw CommandError("\(p) has no *.csv trace files") }
+                files += names.sorted().map { p.hasSuffix("/") ? p + $0 : p + "/" + $0 }
+            } else {
+                files.append(p)
+            }
+        }
+        return files
+    }
+}
