@@ -10,7 +10,8 @@ import Runtime
 /// filter where real recordings cannot: exact truth, chosen disturbances, reproducible noise (seeded).
 ///
 /// The truth is analytic (sums of sines for the Euler angles and the head position); the gyro sample k is the
-/// mean rate over (t_k, t_k+1], so exact integration of a noise-free gyro reproduces the truth.
+/// mean rate over (t_k−1, t_k], the interval that ends at the accelerometer and magnetometer sample, so exact
+/// integration of a noise-free gyro reproduces the truth.
 public struct SyntheticAttitudeTrial: Sendable {
     public enum Motion: String, Sendable, CaseIterable {
         /// Head held still, tilted, for the whole trial.
@@ -137,10 +138,10 @@ public struct SyntheticAttitudeTrial: Sendable {
         for k in 0..<count {
             let tNominal = Double(k) * dt
             let motionTime = Swift.max(0, tNominal - stillStart)
-            let nextTime = Swift.max(0, tNominal + dt - stillStart)
+            let previousTime = Swift.max(0, tNominal - dt - stillStart)
             let q = truth(at: motionTime)
-            let qNext = truth(at: nextTime)
-            let delta = q.conjugate * qNext
+            let qPrevious = truth(at: previousTime)
+            let delta = qPrevious.conjugate * q
             let rate = rotationVector(delta) / dt
             let gravityPlusMotion = Vector3(0, 0, Units.standardGravity) + linearAcceleration(at: motionTime)
             let accel = q.inverseRotate(gravityPlusMotion)

@@ -160,6 +160,7 @@ public struct AttitudeFilter: Sendable {
     private var magRejectedTime = 0.0
     private var magRecoveryTime = 0.0
     private var magSamples = 0
+    private var magTime = 0.0
 
     private var gains = Gains()
     private var biasEstimator: GyroBiasEstimator
@@ -288,7 +289,10 @@ public struct AttitudeFilter: Sendable {
     /// In motion, the tilt correction measures the bias along the body directions that are now horizontal:
     /// the correction undoes drift, so minus its rate is the drift caused by the bias error.
     private mutating func learnBiasFromCorrection(earthRotation: Vector3, dt: Double) {
-        guard !isAtRest, dt > 0 else { return }
+        // The first second of start-up averaging mostly undoes the error of a first sample taken mid-movement,
+        // which is not drift (learning from it can invent a bias of degrees per second); after that the
+        // corrections are mostly drift again, and waiting longer only lets a real bias tilt the estimate.
+        guard !isAtRest, dt > 0, accelTime >= settings.accelTimeConstant / 3 else { return }
         let toLevel = inclination * gyroAttitude
         let rate = earthRotation / dt
         // While the head is being accelerated hard (walking, jolts), the corrections say more about acceleration
@@ -374,7 +378,10 @@ public struct AttitudeFilter: Sendable {
         // on north, so it is where `headingOffset` should be.
         let target = atan2(level.x, level.y)
         var k = gains.mag
-        let steady = magRecoveryTime <= 0 && magSamples >= 100
+        // The first seconds of heading convergence and the recovery after a rejection are not drift: leave them
+        // out of the bias evidence (the same start-up allowance as for tilt).
+        magTime += dt
+        let steady = magRecoveryTime <= 0 && magTime >= settings.accelTimeConstant
         if magRecoveryTime > 0 {
             k = gains.magRecovery
             magRecoveryTime -= dt

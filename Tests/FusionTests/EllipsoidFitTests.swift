@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import Fusion
+
+@Suite struct EllipsoidFitTests {
+    /// Directions spread over the whole sphere (a spiral), or over the cap z > zMin.
+    func directions(_ n: Int, zMin: Double = -1) -> [Vector3] {
+        (0..<n).map { i in
+            let z = zMin + (1 - zMin) * (Double(i) + 0.5) / Double(n)
+            let r = (1 - z * z).squareRoot()
+            let phi = Double(i) * 2.399963229728653   // golden angle
+            return Vector3(r * cos(phi), r * sin(phi), z)
+        }
+    }
+
+    // Known distortion: symmetric soft iron (axis gains 1.15 / 0.9 / 1.0 with cross terms) and hard iron.
+    let trueSoft = Matrix3(rows: Vector3(1.15, 0.06, -0.03), Vector3(0.06, 0.90, 0.04), Vector3(-0.03, 0.04, 1.0))
+    let trueHard = Vector3(23.5, -41.0, 12.25)
+    let strength = 48.0
+
+    func measured(_ dirs: [Vector3], noise: Double = 0) -> [Vector3] {
+        var seed: UInt64 = 7
+        func uniform() -> Double { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return Double(seed >> 11) / 9007199254740992 - 0.5 }
+        return dirs.map { d in trueSoft * (d * strength) + trueHard + Vector3(uniform(), uniform(), uniform()) * (noise * 3.46) }
+    }
+
+    @Test func recoversKnownHardAndSoftIronWithinOnePercent() throws {
+        let fit = try EllipsoidFit.fit(measured(directions(600), noise: 0.3))
+        let hardError = (fit.correction.hardIron - trueHard).length / trueHard.length
+        #expect(hardError < 0.01, "hard iron \(fit.correction.hardIron)")
+        // The correction undoes the distortion up to one scale: softIron · trueSoft ∝ identity.
+        let product = fit.correction.softIron * trueSoft
+        let scale = cbrt(product.determinant)
+        let deviation = (product * (1 / scale) - .identity).maxAbs
+        #expect(deviation < 0.01, "softIron · trueSoft / scale = \(product * (1 / scale))")
+        // And every corrected sample has the same strength.
+        #expect(fit.relativeResidual < 0.01)
+        #expect(fit.coverage > 0.95)
+    }
+
+    @Test func narrowCapOfDirectionsIsRefused() {
+        // Only directions within about 50° of up: a third of the sphere.
+        #expect(throws: EllipsoidFit.Failure.self) { try EllipsoidFit.fit(measured(directions(400, zMin: 0.35))) }
+        do {
+            _ = try EllipsoidFit.fit(measured(directions(400, zMin: 0.35)))
+        } catch {
+            if case let .poorCoverage(c, _) = error { #expect(c < 0.5) } else { Issue.record("expected poorCoverage, got \(error)") }
+        }
+    }
+
+    @Test func fieldThatChangesDuringTheTurnIsRefused() {
+        // A magnet (15 µT at the sensor) comes and goes while the headset is turned: no single ellipsoid fits.
+        var samples = measured(directions(600))
+        for i in 0..<600 where (i / 50) % 2 == 1 { samples[i] += Vector3(15, 0, 0) }
+        do {
+            _ = try EllipsoidFit.fit(samples)
+            Issue.record("a changing field was accepted")
+        } catch {
+            switch error {
+            case .badResidual, .notAnEllipsoid: break
+            default: Issue.record("expected badResidual or notAnEllipsoid, got \(error)")
+            }
+        }
+    }
+
+    @Test func tooFewOrFlatSamplesAreRefused() {
+        #expect(throws: EllipsoidFit.Failure.tooFewSamples(10, needed: EllipsoidFit.minimumSamples)) {
+            try EllipsoidFit.fit(Array(measured(directions(10))))
+        }
+        // Turning about one axis only: samples on a circle.
+        let circle = (0..<200).map { i in Vector3(cos(Double(i) * 0.05), sin(Double(i) * 0.05), 0) * 40 }
+        #expect(throws: EllipsoidFit.Failure.self) { try EllipsoidFit.fit(circle) }
+    }
+
+    @Test func coverageOfHalfTheSphereIsAboutHalf() {
+        var half = SphereCoverage()
+        for d in directions(2000, zMin: 0) { half.add(direction: d) }
+        #expect(abs(half.fraction - 0.5) < 0.01)
+        var all = SphereCoverage()
+        for d in directions(2000) { all.add(direction: d) }
+        #expect(all.fraction == 1)
+    }
+
+    @Test func symmetricEigenDecompositionReconstructsTheMatrix() {
+        let (values, vectors) = trueSoft.symmetricEigen()
+        let rebuilt = vectors * Matrix3.diagonal(values) * vectors.transposed
+        #expect((rebuilt - trueSoft).maxAbs < 1e-12)
+        #expect(values.x <= values.y && values.y <= values.z)
+    }
+
+    @Test func gyroBiasAtRestAndMotionIsDetected() throws {
+        var still = GyroRestCalibration()
+        let bias = Vector3(0.01, -0.02, 0.005)
+        for i in 0..<500 {
+            let wobble = Vector3(sin(Double(i)), cos(Double(i) * 1.3), sin(Double(i) * 0.7)) * 0.001
+            still.add(gyro: bias + wobble, accel: Vector3(0, 0, 9.81))
+        }
+        #expect((try still.bias() - bias).length < 1e-4)
+        var moved = GyroRestCalibration()
+        for i in 0..<500 { moved.add(gyro: Vector3(0, 0, i < 250 ? 0 : 0.5), accel: Vector3(0, 0, 9.81)) }
+        #expect(throws: GyroRestCalibration.Failure.self) { try moved.bias() }
+    }
+}
