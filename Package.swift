@@ -42,7 +42,7 @@ let package = Package(
         .testTarget(name: "SimulationTests", dependencies: ["Simulation"], swiftSettings: strict),
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Simulation"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(name: "EvaluationTests", dependencies: ["Evaluation"], swiftSettings: strict),
+        .testTarget(name: "EvaluationTests", dependencies: ["Evaluation"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "CommandsTests", dependencies: ["Commands"], swiftSettings: strict),
     ]
 )
