@@ -9,6 +9,9 @@ import Sensors
 public struct Pipeline: Sendable {
     public struct Settings: Sendable {
         public var mount: Mount = .identity
+        /// Gyro bias and magnetometer hard/soft iron from `headtrack calibrate`, applied to raw sensor-frame
+        /// samples before the mount (load it with `CalibrationStore.loadKeepingCurrent`).
+        public var calibration: Calibration = .none
         public var filter = AttitudeFilter.Settings()
         public var compass = TiltCompensatedCompass.Settings()
         public var smoother = HeadingSmoother.Settings()
@@ -48,10 +51,10 @@ public struct Pipeline: Sendable {
         let dt = lastSampleTime.isFinite ? t - lastSampleTime : 0
         lastSampleTime = t
         let a = settings.mount.apply(accel)
-        let g = settings.mount.apply(gyro)
+        let g = settings.mount.apply(settings.calibration.correctGyro(gyro))
         var m: Vector3? = nil
         if let raw = mag {
-            m = settings.mount.apply(raw)
+            m = settings.mount.apply(settings.calibration.correctMagnetometer(raw))
             hasMagnetometer = true
         }
         headGyro = g
