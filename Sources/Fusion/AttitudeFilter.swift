@@ -420,10 +420,12 @@ public struct AttitudeFilter: Sendable {
         }
     }
 
+    /// Wraps into (-π, π]. Inputs here are sums or differences of two wrapped angles, so one step suffices
+    /// (cheaper than fmod on every magnetometer sample).
     private func wrapRadians(_ a: Double) -> Double {
-        var r = a.truncatingRemainder(dividingBy: 2 * .pi)
-        if r > .pi { r -= 2 * .pi } else if r <= -.pi { r += 2 * .pi }
-        return r
+        if a > .pi { return a - 2 * .pi }
+        if a <= -.pi { return a + 2 * .pi }
+        return a
     }
 
     // MARK: Per-dt coefficients
