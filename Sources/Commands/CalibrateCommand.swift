@@ -76,10 +76,7 @@ struct CalibrateCommand: Command {
         var cfg = config
         cfg.i2cDevice = i2c
         var bus = try HardwareSession.openBus(i2c)
-        let address = try HardwareSession.findIMU(&bus, config: cfg)
-        var driverConfig = MPU9250<LinuxI2CBus>.Configuration()
-        driverConfig.sampleRateHz = cfg.rates.imuHz
-        let driver = MPU9250(bus: bus, address: address, configuration: driverConfig)
+        let driver = try HardwareSession.detectBoard(&bus, config: cfg)
         var loop = TrackerLoop(driver: driver, lines: NoLines(), clock: LinuxMonotonicClock(),
                                pipeline: Pipeline(settings: cfg.pipelineSettings), rates: cfg.rates)
         do { try loop.start() } catch { throw CommandError(error.description) }
