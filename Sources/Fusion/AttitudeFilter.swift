@@ -16,10 +16,12 @@ import Musl
 ///   correction `inclination` turns the filtered vector to vertical at every sample.
 /// - The magnetometer, seen through the tilt-corrected attitude, gives a heading that is low-pass filtered into
 ///   `headingOffset`, a rotation about the vertical only: a bad field can never tilt the estimate.
-///   The field's norm and dip angle are compared with a learned reference; a field that disagrees is not used,
-///   and a different field that stays consistent while the head turns is adopted as the new reference.
-/// - Gyro bias: at rest from the averaged gyro reading; in motion from the corrections, which, averaged over
-///   a long time, are exactly the drift that the bias causes.
+///   The field's norm and dip angle are compared with a learned reference: trust falls as they drift away, a
+///   field beyond tolerance is not used, and a different field that stays consistent while the head turns is
+///   adopted as the new reference. After a rejection the heading catches up faster for a while.
+/// - Gyro bias (`GyroBiasEstimator`, a small Kalman filter): at rest from the averaged gyro reading; in motion
+///   from the tilt corrections (the body axes that are horizontal) and the heading corrections (the vertical
+///   one), which, averaged over time, are the drift that the bias error causes.
 ///
 /// The attitude is `Rz(headingOffset) ⊗ inclination ⊗ gyroAttitude`.
 ///
@@ -50,7 +52,9 @@ public struct AttitudeFilter: Sendable {
         public var magTimeConstant: Double = 12.0
         /// A field whose norm differs from the learned reference by more than this fraction is a disturbance.
         /// An undisturbed field varies by a few percent over a room and with calibration error; a magnet or a
-        /// speaker at head distance changes it by tens of percent.
+        /// speaker at head distance changes it by tens of percent. Inside the tolerance the heading gain falls
+        /// smoothly with the deviation (1 − (deviation / tolerance)², likewise for dip), so there is no cliff
+        /// between full trust and none.
         public var magNormTolerance: Double = 0.1
         /// A field whose dip angle differs from the learned reference by more than this (rad) is a disturbance.
         /// Iron in the room moves the dip by a few degrees; a nearby magnet by tens.
@@ -95,6 +99,7 @@ public struct AttitudeFilter: Sendable {
         /// How much (rad/s) the bias may drift in `biasDriftTime`: MEMS gyros drift by about 0.1 °/s within minutes
         /// as they warm up; this keeps the estimate willing to follow.
         public var biasDriftSigma: Double = 0.1 * Units.radiansPerDegree
+        /// The time (s) over which the bias may drift by `biasDriftSigma`.
         public var biasDriftTime: Double = 100.0
         /// Accuracy (rad/s) of the in-motion bias evidence gathered over one `accelTimeConstant`: head
         /// accelerations that slip through the gravity averaging look like tilt drift of about this size.
