@@ -1,4 +1,5 @@
 import CLinux
+import Fusion
 import Hardware
 import Runtime
 import Sensors
@@ -33,5 +34,17 @@ enum HardwareSession {
             return try detection.makeBoard(bus: bus, settings: config.imuSettings, magnetometerMount: config.magnetometerMount,
                            screen: config.screenSettings)
         } catch { throw CommandError(error.description) }
+    }
+
+    /// The calibration to run with: the file when it is good; otherwise the previous file or none, with a
+    /// one-line warning that says what to do. A bad file never stops the tracker.
+    static func loadCalibration(_ path: String) -> Calibration {
+        guard FileIO.exists(path) || FileIO.exists(path + ".previous") else {
+            Console.err("headtrack: no calibration at \(path): running uncalibrated (run 'headtrack calibrate' once)")
+            return .none
+        }
+        let (calibration, problem) = CalibrationStore(path: path).loadKeepingCurrent(nil)
+        if let p = problem { Console.err("headtrack: \(p)") }
+        return calibration
     }
 }

@@ -37,9 +37,12 @@ struct RunCommand: Command {
             lines = try LinuxGPIOLines(chip: config.gpioChip, offsets: config.ledLines, activeLow: config.activeLow)
         } catch { throw CommandError(error.description) }
 
+        var settings = config.pipelineSettings
+        settings.calibration = HardwareSession.loadCalibration(config.calibrationFile)
+
         ht_install_stop_handlers()
         var loop = TrackerLoop(driver: driver, lines: lines, clock: LinuxMonotonicClock(),
-                               pipeline: Pipeline(settings: config.pipelineSettings), rates: config.rates)
+                               pipeline: Pipeline(settings: settings), rates: config.rates)
         do { try loop.start() } catch {
             try? lines.set(0)
             throw CommandError(error.description)
