@@ -168,6 +168,12 @@ public struct AttitudeFilter: Sendable {
     private var magTime = 0.0
 
     private var gains = Gains()
+
+    /// Coefficients for the magnetometer's own sample interval, and the time since its last sample.
+
+    private var magGains = Gains()
+
+    private var magElapsed = 0.0
     private var biasEstimator: GyroBiasEstimator
 
 
@@ -208,7 +214,15 @@ public struct AttitudeFilter: Sendable {
         gyroAttitude = (gyroAttitude * Quaternion(rotationVector: rate * dt)).normalized
 
         correctInclination(accel: accel, dt: dt)
-        if let m = magSample { correctHeading(mag: m, rate: rate.length, dt: dt) }
+        // The magnetometer usually runs slower than the IMU (100 Hz vs 200 Hz): its corrections use the time since
+        // its previous sample, so the heading time constant is what the settings say at any magnetometer rate.
+        magElapsed += dt
+        if let m = magSample {
+            let magDt = Swift.min(magElapsed, 0.1)
+            magElapsed = 0
+            if abs(magDt - magGains.dt) > 0.1 * magDt { magGains = Gains(settings: settings, dt: magDt) }
+            correctHeading(mag: m, rate: rate.length, dt: magDt)
+        }
         attitude = (Quaternion(axis: Vector3(0, 0, 1), angle: headingOffset) * inclination * gyroAttitude).normalized
     }
 
@@ -357,8 +371,8 @@ public struct AttitudeFilter: Sendable {
             && abs(dip - magDipReference) < settings.magDipTolerance
         if fitsReference {
             isMagneticallyDisturbed = false
-            magNormReference += (norm - magNormReference) * gains.magReference
-            magDipReference += (dip - magDipReference) * gains.magReference
+            magNormReference += (norm - magNormReference) * magGains.magReference
+            magDipReference += (dip - magDipReference) * magGains.magReference
             magCandidateTime = 0
             if magRejectedTime > 0 {
                 magRecoveryTime = Swift.min(magRejectedTime, settings.magMaxRecoveryTime) / settings.magRecoveryFactor
@@ -382,13 +396,13 @@ public struct AttitudeFilter: Sendable {
         // Angle of the measured field east of north in the level frame: rotating by it about up puts the field
         // on north, so it is where `headingOffset` should be.
         let target = atan2(level.x, level.y)
-        var k = gains.mag
+        var k = magGains.mag
         // The first seconds of heading convergence and the recovery after a rejection are not drift: leave them
         // out of the bias evidence (the same start-up allowance as for tilt).
         magTime += dt
         let steady = magRecoveryTime <= 0 && magTime >= settings.accelTimeConstant
         if magRecoveryTime > 0 {
-            k = gains.magRecovery
+            k = magGains.magRecovery
             magRecoveryTime -= dt
         }
         // Trust falls smoothly as the field departs from the reference (norm, dip), rather than jumping from full
@@ -404,7 +418,7 @@ public struct AttitudeFilter: Sendable {
             // The heading correction undoes drift about the vertical: minus its rate is the bias error there.
             // (Recovery and start-up corrections are not drift, so they are left out.)
             let e = (inclination * gyroAttitude).inverseRotate(Vector3(0, 0, 1))
-            biasEstimator.measure(along: e, value: e.dot(biasEstimator.bias) - step / dt, variance: gains.biasMagVariance)
+            biasEstimator.measure(along: e, value: e.dot(biasEstimator.bias) - step / dt, variance: magGains.biasMagVariance)
             biasEstimator.clamp(settings.maxGyroBias)
         }
     }
@@ -414,8 +428,8 @@ public struct AttitudeFilter: Sendable {
             && abs(norm - magCandidateNorm) < settings.magNormTolerance * magCandidateNorm
             && abs(dip - magCandidateDip) < settings.magDipTolerance
         if fitsCandidate {
-            magCandidateNorm += (norm - magCandidateNorm) * gains.magReference
-            magCandidateDip += (dip - magCandidateDip) * gains.magReference
+            magCandidateNorm += (norm - magCandidateNorm) * magGains.magReference
+            magCandidateDip += (dip - magCandidateDip) * magGains.magReference
             if rate >= settings.magNewFieldMinRate { magCandidateTime += dt }
         } else {
             magCandidateNorm = norm
