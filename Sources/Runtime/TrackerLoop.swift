@@ -13,6 +13,17 @@ public struct LoopRates: Sendable, Equatable {
     public init() {}
 }
 
+/// Where IMU samples come from.
+public enum ImuReadout: String, Sendable, CaseIterable {
+    /// One 14-byte register read per loop deadline, stamped with the deadline (works with any bus, including
+    /// i2c-stub, which has no FIFO).
+    case polling
+    /// The chip samples on its own clock into its FIFO; each wake-up drains it and every sample is stamped
+    /// from the sensor's sample period (`FifoSampleClock`), so late wake-ups lose neither samples nor timing.
+    /// MPU-6050/6500/9250 family only; the loop falls back to polling for other chips.
+    case fifo
+}
+
 /// What the loop reports to its observer. Plain values: reporting allocates nothing.
 public enum LoopEvent {
     case imu(t: Double, sample: ImuSample, mag: Vector3?)
@@ -43,6 +54,24 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
     public private(set) var schedule: MultiRateSchedule
     /// Seconds a fault keeps the status LED in its fault pattern, so even a one-sample glitch is seen.
     public var faultHold = 0.5
+    /// Polling (default) or FIFO readout; set before `start`. `start` falls back to polling, saying why in
+    /// `readoutNote`, for a chip without a supported FIFO.
+    public var readout: ImuReadout = .polling
+    public private(set) var readoutNote: String? = nil
+    /// At most this many FIFO samples are taken per wake-up; the rest wait (bounds one wake-up's bus time).
+    public var maxFIFOSamplesPerWake = 16
+    /// Wake-up lateness and time per stage (LoopTiming.swift).
+    public private(set) var timing = LoopTiming()
+    /// The sensor-clock time line of the FIFO readout, and how often the FIFO overflowed and was reset.
+    public private(set) var fifoClock = FifoSampleClock(period: 1, firstSampleAt: 0)
+    public private(set) var fifoOverflows = 0
+    private var fifo: InvenSenseFIFO? = nil
+    private var fifoResetPending = false
+    private var fifoRestartPending = false
+    /// Loop clock time of the last FIFO drain that found a sample, to notice a FIFO that stopped filling.
+    private var lastFIFOSampleSeen: Nanoseconds = 0
+    /// Real time at the last stage boundary: one clock read ends a stage and starts the next.
+    private var stageMark: Nanoseconds = 0
     private var lastFaultTime = -Double.infinity
     private var imuCheckPending = false
     private var magnetometerCheckPending = false
@@ -65,6 +94,15 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
     public mutating func start() throws(SensorError) {
         var c = clock
         try driver.initialize(delay: { s in c.sleep(until: c.now() + Nanoseconds(s * 1e9)) })
+        if readout == .fifo {
+            fifo = driver.imu.fifo
+            if fifo == nil {
+                readout = .polling
+                readoutNote = "\(driver.imu.kind.displayName) has no FIFO readout here: polling its data registers instead"
+            } else {
+                try startFIFO()
+            }
+        }
     }
 
     /// Runs until `duration` seconds have passed (nil: forever) or `shouldStop` returns true.
@@ -77,21 +115,35 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
             origin: origin)
         let end = duration.map { origin + Nanoseconds($0 * 1e9) } ?? Nanoseconds.max
         var due: (Nanoseconds, Nanoseconds, Nanoseconds, Nanoseconds) = (0, 0, 0, 0)
+        var slept = false  // the first iteration runs at once (deadline = origin): not a wake-up
         while !shouldStop() {
             let deadline = schedule.nextDeadline
             if deadline >= end { break }
             clock.sleep(until: deadline)
-            let fired = schedule.fire(now: clock.now(), dueTimes: &due)
+            let now = clock.now()
+            stageMark = StageClock.now()
+            let wake = stageMark
+            if slept { timing.wakeLateness.record(now - deadline) }
+            slept = true
+            let fired = schedule.fire(now: now, dueTimes: &due)
             // A chip just re-initialised (or failing its check) is not read in the same wake-up: its data
             // registers still hold a sample taken with the reset configuration.
             var imuReady = true
             if fired & 0b1000 != 0 {
                 if !imuCheckPending { imuReady = checkIMU(t: seconds(due.3), observer: observer) }
                 if driver.hasMagnetometer && !magnetometerCheckPending { _ = checkMagnetometer(t: seconds(due.3), observer: observer) }
+                timing.healthCheck.record(lap())
             }
-            if fired & 0b0010 != 0 && driver.hasMagnetometer { readMagnetometer(t: seconds(due.1), observer: observer) }
+            if fired & 0b0010 != 0 && driver.hasMagnetometer {
+                readMagnetometer(t: seconds(due.1), observer: observer)
+                timing.magnetometerRead.record(lap())
+            }
             if fired & 0b0001 != 0 && imuReady { readIMU(t: seconds(due.0), observer: observer) }
-            if fired & 0b0100 != 0 { display(t: seconds(due.2), observer: observer) }
+            if fired & 0b0100 != 0 {
+                display(t: seconds(due.2), observer: observer)
+                timing.display.record(lap())
+            }
+            timing.tick.record(stageMark - wake)
         }
         faults.overruns = Int(schedule.stages.reduce(0) { $0 + $1.skipped })
     }
@@ -101,11 +153,19 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
 
     private func seconds(_ ns: Nanoseconds) -> Double { Double(ns - origin) * 1e-9 }
 
+    /// Real time since the last stage boundary, which moves here.
+    private mutating func lap() -> Nanoseconds {
+        let now = StageClock.now()
+        defer { stageMark = now }
+        return now - stageMark
+    }
+
     // MARK: Stages
 
     private mutating func readIMU(t: Double, observer: (LoopEvent, Pipeline) -> Void) {
         // After a fault, first make sure the chip still holds its configuration (or re-initialise it).
         if imuCheckPending && !checkIMU(t: t, observer: observer) { return }
+        if readout == .fifo { drainFIFO(observer: observer); return }
         let sample: ImuSample
         do {
             // Screened by the board: all-zero, non-finite, frozen and corrupted samples throw.
@@ -114,6 +174,12 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
             fault(error, t: t, imu: true, observer: observer)
             return
         }
+        timing.imuRead.record(lap())
+        accept(sample, t: t, observer: observer)
+    }
+
+    /// Runs one screened sample through the pipeline (timed as fusion+gestures, observer included).
+    private mutating func accept(_ sample: ImuSample, t: Double, observer: (LoopEvent, Pipeline) -> Void) {
         imuSamples += 1
         let mag = pendingMag
         pendingMag = nil
@@ -121,6 +187,7 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
         if let event = pipeline.processIMU(t: t, accel: sample.accel, gyro: sample.gyro, mag: mag) {
             observer(.gesture(t: t, event: event), pipeline)
         }
+        timing.fusionAndGestures.record(lap())
     }
 
     private mutating func readMagnetometer(t: Double, observer: (LoopEvent, Pipeline) -> Void) {
@@ -161,6 +228,7 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
         lastFaultTime = t
         pipeline.reset()
         observer(.reinitialized(t: t), pipeline)
+        if readout == .fifo { fifoRestartPending = true }  // the reset emptied and disabled the FIFO
         return false
     }
 
@@ -190,5 +258,97 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
         // An in-package magnetometer that stops answering may mean the IMU was reset (its bypass closed).
         if !imu, case .bus = error, driver.magnetometer?.kind.isInPackage == true { imuCheckPending = true }
         observer(.fault(t: t, error: error), pipeline)
+    }
+
+    // MARK: FIFO readout
+
+    /// Starts the chip's FIFO in step with its sample clock and begins a new sensor-clock time line.
+    private mutating func startFIFO() throws(SensorError) {
+        guard let f = fifo else { return }
+        var c = clock
+        let first = try driver.imu.withBus { (bus, address) throws(SensorError) in
+            try f.start(bus: &bus, address: address, now: { c.now() }, sleep: { c.sleep(until: $0) })
+        }
+        fifoClock = FifoSampleClock(period: f.samplePeriod, firstSampleAt: first)
+        fifoResetPending = false
+        fifoRestartPending = false
+        lastFIFOSampleSeen = clock.now()
+        driver.forgetIMUHistory()
+    }
+
+    /// Reads the FIFO count, bounds the sensor time line with it, and runs the waiting samples (up to
+    /// `maxFIFOSamplesPerWake`, two per transaction) through the screen and the pipeline with their
+    /// sensor-clock stamps. `timing.imuRead` gets the bus time of the whole drain.
+    private mutating func drainFIFO(observer: (LoopEvent, Pipeline) -> Void) {
+        guard let f = fifo else { return }
+        var busTime: Nanoseconds = 0
+        defer { timing.imuRead.record(busTime + lap()) }
+        if fifoRestartPending {
+            do { try startFIFO() } catch { fault(error, t: seconds(clock.now()), imu: true, observer: observer) }
+            return
+        }
+        if fifoResetPending { resetFIFO(observer: observer); return }
+        let before = clock.now()
+        let bytes: Int
+        do { bytes = try driver.imu.withBus { (bus, address) throws(SensorError) in try f.readCount(bus: &bus, address: address) } } catch {
+            fault(error, t: seconds(before), imu: true, observer: observer)
+            return
+        }
+        let after = clock.now()
+        if f.countShowsOverflow(bytes) {
+            fifoOverflows += 1
+            resetFIFO(observer: observer)
+            return
+        }
+        let available = bytes / InvenSenseFIFO.frameSize
+        if available == 0 {
+            // A FIFO that stays empty for 20 periods (and at least 100 ms) has stopped: start it again.
+            if after - lastFIFOSampleSeen > max(20 * f.samplePeriod, 100_000_000) {
+                lastFIFOSampleSeen = after
+                fifoRestartPending = true
+                fault(.frozenData("the IMU's FIFO received no sample in \(20 * f.samplePeriod / 1_000_000) ms"),
+                      t: seconds(after), imu: true, observer: observer)
+            }
+            return
+        }
+        lastFIFOSampleSeen = after
+        fifoClock.observe(available: available, before: before, after: after)
+        var remaining = min(available, maxFIFOSamplesPerWake)
+        while remaining > 0 {
+            let batch: FIFOSamples
+            do {
+                batch = try driver.imu.withBus { (bus, address) throws(SensorError) in
+                    try f.readSamples(bus: &bus, address: address, frames: remaining)
+                }
+            } catch {
+                // How many bytes left the FIFO is unknown now: realign with a reset on the next wake-up.
+                fifoResetPending = true
+                fault(error, t: seconds(clock.now()), imu: true, observer: observer)
+                return
+            }
+            busTime += lap()
+            remaining -= batch.count
+            for i in 0..<batch.count {
+                let t = seconds(fifoClock.stampNext())
+                do { try driver.screenIMU(batch[i]) } catch {
+                    fault(error, t: t, imu: true, observer: observer)
+                    continue
+                }
+                accept(batch[i], t: t, observer: observer)
+            }
+        }
+    }
+
+    /// Empties the FIFO (after an overflow or a broken read) and moves the time line past the lost samples.
+    private mutating func resetFIFO(observer: (LoopEvent, Pipeline) -> Void) {
+        guard let f = fifo else { return }
+        do { try driver.imu.withBus { (bus, address) throws(SensorError) in try f.reset(bus: &bus, address: address) } } catch {
+            fifoResetPending = true
+            fault(error, t: seconds(clock.now()), imu: true, observer: observer)
+            return
+        }
+        fifoResetPending = false
+        fifoClock.restartAfterReset(at: clock.now())
+        driver.forgetIMUHistory()
     }
 }

@@ -54,6 +54,12 @@ public struct SensorBoard<Bus: I2CBus> {
         return s
     }
 
+    /// The same screening for a sample read another way (the FIFO readout in `TrackerLoop`).
+    public mutating func screenIMU(_ s: ImuSample) throws(SensorError) { try screen.check(s) }
+
+    /// Forgets the IMU screen's history (after a FIFO reset: the next sample follows a gap).
+    public mutating func forgetIMUHistory() { screen.forgetIMU() }
+
     /// One screened magnetometer poll in the IMU's frame; nil when no new measurement was ready.
     public mutating func readMagnetometer() throws(SensorError) -> MagSample? {
         guard magnetometer != nil else { return nil }

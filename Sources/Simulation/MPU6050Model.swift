@@ -14,6 +14,10 @@ public final class MPU6050Model: SimulatedChip, AuxiliaryBusHost {
     /// Die temperature the model reports (°C).
     public var temperature = 25.0
     private var lastSampleIndex: Int64 = -1
+    /// The sample FIFO (1024 bytes on the 6050) and the last sample the sample clock has produced
+    /// (InvenSenseFIFOModel.swift).
+    public internal(set) var fifo = SimulatedFIFO(capacity: 1024)
+    var clockedSampleIndex: Int64 = -1
 
     public init(whoAmI: UInt8 = 0x68, clock: VirtualClock, motion: MotionScript, sensor: SensorModel = SensorModel()) {
         self.whoAmI = whoAmI
@@ -29,6 +33,7 @@ public final class MPU6050Model: SimulatedChip, AuxiliaryBusHost {
         registers[0x6B] = 0x40
         registers[0x75] = whoAmI
         lastSampleIndex = -1
+        resetFIFOState()
     }
 
     public var isVisible: Bool { true }
@@ -66,6 +71,8 @@ public final class MPU6050Model: SimulatedChip, AuxiliaryBusHost {
     }
 
     public func read(register: UInt8, into buffer: UnsafeMutableBufferPointer<UInt8>) {
+        clockSamples()
+        if readFIFORegisters(register: register, into: buffer) { return }
         if Int(register) + buffer.count > 0x3B { updateData() }
         for i in 0..<buffer.count {
             let r = (Int(register) + i) & 0x7F
@@ -75,6 +82,8 @@ public final class MPU6050Model: SimulatedChip, AuxiliaryBusHost {
     }
 
     public func write(register: UInt8, value: UInt8) {
+        clockSamples()
+        if writeFIFORegister(register: register, value: value) { return }
         switch register {
         case 0x75, 0x3A: return  // WHO_AM_I, INT_STATUS: read-only
         case 0x6B where value & 0x80 != 0: powerOnReset()  // DEVICE_RESET

@@ -13,6 +13,9 @@ public final class MPU9250Model: SimulatedChip {
     /// Tests can freeze the data registers (a stuck chip) or power-cycle the chip.
     public var frozen = false
     private var lastSampleIndex: Int64 = -1
+    /// The sample FIFO (512 bytes) and the last sample the sample clock has produced (InvenSenseFIFOModel.swift).
+    public internal(set) var fifo = SimulatedFIFO(capacity: 512)
+    var clockedSampleIndex: Int64 = -1
 
     public init(whoAmI: UInt8 = 0x71, clock: VirtualClock, motion: MotionScript, sensor: SensorModel = SensorModel()) {
         self.whoAmI = whoAmI
@@ -28,6 +31,7 @@ public final class MPU9250Model: SimulatedChip {
         registers[Int(MPU9250Register.powerManagement1)] = 0x01
         registers[Int(MPU9250Register.whoAmI)] = whoAmI
         lastSampleIndex = -1
+        resetFIFOState()
     }
 
     public var isVisible: Bool { true }
@@ -74,6 +78,8 @@ public final class MPU9250Model: SimulatedChip {
     }
 
     public func read(register: UInt8, into buffer: UnsafeMutableBufferPointer<UInt8>) {
+        clockSamples()
+        if readFIFORegisters(register: register, into: buffer) { return }
         if Int(register) + buffer.count > MPU9250Register.accelXHigh.asInt { updateData() }
         for i in 0..<buffer.count {
             let r = (Int(register) + i) & 0x7F
@@ -83,6 +89,8 @@ public final class MPU9250Model: SimulatedChip {
     }
 
     public func write(register: UInt8, value: UInt8) {
+        clockSamples()
+        if writeFIFORegister(register: register, value: value) { return }
         let r = Int(register & 0x7F)
         switch register {
         case MPU9250Register.whoAmI, MPU9250Register.intStatus:

@@ -46,6 +46,10 @@ public final class SimulatedI2CBus: I2CBus {
     private var powerLossApplied: [Bool] = []
     /// Bytes captured by each `.frozen` window, by index into `faults`.
     private var frozenBytes: [Int: [UInt8]] = [:]
+    /// When set, every transfer moves the simulation clock on by the time it takes on a real bus at this SCL
+    /// rate (hardware-facts §6.1: 30 + 9·N bit-times for an N-byte register read, 29 for a register write),
+    /// so a loop on the simulated board spends the I²C time a real one would. nil: transfers take no time.
+    public var busClockHz: Double? = nil
 
     public init(name: String = "simulated bus", clock: VirtualClock) {
         self.name = name
@@ -93,6 +97,8 @@ public final class SimulatedI2CBus: I2CBus {
     public func readRegisters(address: UInt8, register: UInt8,
                               into buffer: UnsafeMutableBufferPointer<UInt8>) throws(I2CError) {
         guard buffer.count <= 32 else { throw .invalidRequest("block reads are at most 32 bytes") }
+        // Bus time is charged for failed transfers too: the address phase and the wait happen either way.
+        defer { if let hz = busClockHz { clock.advance(seconds: Double(30 + 9 * buffer.count) / hz) } }
         let chip = try check(address)
         if faults.isEmpty {
             chip.read(register: register, into: buffer)
@@ -128,5 +134,6 @@ public final class SimulatedI2CBus: I2CBus {
         let chip = try check(address)
         if recordWrites { writes.append((address, register, value)) }
         chip.write(register: register, value: value)
+        if let hz = busClockHz { clock.advance(seconds: 29 / hz) }
     }
 }

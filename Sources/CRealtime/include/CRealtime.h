@@ -1,0 +1,40 @@
+// Real-time helpers for the tracker loop, and the C reference loop the benchmark compares it with.
+// Kept in C because the CPU-set macros and sched_setaffinity are not visible to Swift through Glibc.
+#ifndef HEADTRACK_CREALTIME_H
+#define HEADTRACK_CREALTIME_H
+
+#include <stdint.h>
+
+/// SCHED_FIFO at `priority` (1..99) for the calling thread only. Returns 0 or an errno value.
+int ht_rt_set_fifo(int priority);
+/// Back to SCHED_OTHER for the calling thread. Returns 0 or an errno value.
+int ht_rt_set_normal(void);
+/// The calling thread's policy (SCHED_OTHER = 0, SCHED_FIFO = 1, ...) and priority.
+int ht_rt_current_policy(int *priority);
+/// Pins the calling thread to one CPU. Returns 0 or an errno value.
+int ht_rt_set_affinity(int cpu);
+/// Number of CPUs this process may run on.
+int ht_rt_allowed_cpus(void);
+/// mlockall(MCL_CURRENT | MCL_FUTURE). Returns 0 or an errno value.
+int ht_rt_lock_memory(void);
+/// Touches `bytes` of stack so later deep calls do not page-fault on the loop thread.
+void ht_rt_prefault_stack(uint32_t bytes);
+/// Timer slack of the calling thread (prctl PR_SET_TIMERSLACK). Returns 0 or an errno value.
+int ht_rt_set_timer_slack(unsigned long nanoseconds);
+/// The RLIMIT_RTPRIO soft limit (-1 = unlimited).
+long ht_rt_rtprio_limit(void);
+
+/// The reference loop: sleeps to absolute deadlines `period_ns` apart on CLOCK_MONOTONIC with
+/// clock_nanosleep(TIMER_ABSTIME) (EINTR: same deadline again), and stores in lateness_ns[i] how late
+/// wake-up i came. The overrun policy is the Swift scheduler's: a deadline missed by a whole period is
+/// skipped and counted, never served in a burst. Returns the number of skipped deadlines.
+int64_t ht_reference_loop(int64_t period_ns, int64_t wakeups, int64_t *lateness_ns);
+
+/// Peak resident set size of this process (getrusage ru_maxrss), in KiB.
+long ht_peak_rss_kib(void);
+/// Runs `path` with `argv` (NULL-terminated), stdout/stderr to /dev/null, waits for it and reports its
+/// peak RSS in KiB (its VmHWM, read while it runs). Returns the exit status (0..255), or -errno when it
+/// could not be started.
+int ht_run_child_measuring_rss(const char *path, char *const argv[], long *peak_rss_kib);
+
+#endif
