@@ -16,6 +16,7 @@ public enum HeadtrackCommand {
             ReplayCommand.self,
             EvalCommand.self,
             CalibrateCommand.self,
+            BenchCommand.self,
         ]
     }
 

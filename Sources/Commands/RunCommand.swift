@@ -9,6 +9,8 @@ struct RunCommand: Command {
     static let summary = "track the head on real hardware and drive the LEDs (until Ctrl-C / SIGTERM)"
     static let help = """
         usage: headtrack run [--i2c DEV] [--gpio-chip CHIP] [--config FILE] [--duration S] [--quiet]
+                             [--fifo] [--imu-hz HZ] [--realtime [--cpu N] [--priority P]]
+               headtrack run --simulated [--speed N] [--duration S] [--fifo] [--imu-hz HZ] [--realtime ...]
 
         Reads the IMU and magnetometer over I²C, fuses attitude and heading, detects gestures and drives the
         LEDs through the GPIO character device. SIGINT or SIGTERM end it cleanly with every LED off.
@@ -20,6 +22,17 @@ struct RunCommand: Command {
           --config FILE     JSON config (default /etc/headtrack/config.json when it exists)
           --duration S      stop after S seconds (default: run until stopped)
           --quiet           print only faults and the summary
+          --fifo            read the IMU through its FIFO: the chip samples on its own clock and every sample
+                            is stamped from the sensor's sample period (default: direct register polling)
+          --imu-hz HZ       IMU sample rate, 10...1000 (default from the config, else 200)
+          --realtime        SCHED_FIFO for the loop thread, all memory locked (mlockall); if the system
+                            refuses, one warning line and normal scheduling
+          --cpu N           with --realtime: pin the loop thread to CPU N
+          --priority P      with --realtime: SCHED_FIFO priority 1...99 (default 50)
+          --simulated       run the loop on the simulated board (demo story) instead of hardware; prints
+                            the loop's stage timing at the end
+          --speed N         with --simulated: 1 = paced by the real clock (default), 0 = as fast as possible
+                            with the I²C bus time modelled at 400 kHz
         """
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
@@ -28,6 +41,18 @@ struct RunCommand: Command {
         if let c = try arguments.option("gpio-chip") { config.gpioChip = c }
         let duration = try arguments.double("duration")
         let quiet = arguments.flag("quiet")
+        let readout: ImuReadout = arguments.flag("fifo") ? .fifo : .polling
+        if let hz = try arguments.double("imu-hz") {
+            guard hz >= 10 && hz <= 1000 else { throw CommandError("--imu-hz must be between 10 and 1000", status: 2) }
+            config.rates.imuHz = hz
+        }
+        let realtime = try RealtimeOptions.parse(&arguments)
+        if arguments.flag("simulated") {
+            let speed = try arguments.double("speed") ?? 1
+            try arguments.finish()
+            return try SimulatedRunMode.run(config: config, readout: readout, speed: speed, duration: duration,
+                                            quiet: quiet, realtime: realtime)
+        }
         try arguments.finish()
 
         var bus = try HardwareSession.openBus(config.i2cDevice)
@@ -43,6 +68,7 @@ struct RunCommand: Command {
         ht_install_stop_handlers()
         var loop = TrackerLoop(driver: driver, lines: lines, clock: LinuxMonotonicClock(),
                                pipeline: Pipeline(settings: settings), rates: config.rates)
+        loop.readout = readout
         do { try loop.start() } catch {
             try? lines.set(0)
             throw CommandError(error.description)
@@ -55,6 +81,9 @@ struct RunCommand: Command {
         var faults = FaultCounters()  // kept from the events, for the minute summary while the loop runs
         var nextWatchdog = 0.0
         let watchdogInterval = SystemdNotify.watchdogInterval
+        if let note = loop.readoutNote { Console.err("headtrack: note: " + note) }
+        RealtimeMode.tightenTimerSlack()
+        RealtimeOptions.enter(realtime)
         loop.run(duration: duration, shouldStop: { ht_stop_requested() != 0 }) { event, _ in
             switch event {
             case let .gesture(t, e):
@@ -80,7 +109,9 @@ struct RunCommand: Command {
         }
         loop.ledsOff()
         SystemdNotify.stopping()
-        Console.out("headtrack: stopped; \(loop.imuSamples) IMU samples; \(loop.faults.summary)")
+        Console.out("headtrack: stopped; \(loop.imuSamples) IMU samples; \(loop.faults.summary)"
+            + (loop.readout == .fifo ? " fifo-overflows=\(loop.fifoOverflows) fifo-samples-lost=\(loop.fifoClock.samplesLost)" : ""))
+        if !quiet { for line in loop.timing.summaryLines { Console.out("  " + line) } }
         return 0
     }
 }

@@ -1,0 +1,86 @@
+import Evaluation
+import Runtime
+
+/// `headtrack bench`: stage costs, scheduler lateness against a C reference, allocations, memory, latency.
+struct BenchCommand: Command {
+    static let name = "bench"
+    static let summary = "measure stage costs, loop wake-up lateness vs a C reference, allocations, memory and latency"
+    static let help = """
+        usage: headtrack bench [--json] [--trace FILE] [--seconds S] [--runs N]
+                               [--realtime [--cpu N] [--priority P]] [--no-children]
+
+        Measures, in one run of well under a minute (build with `swift build -c release` first):
+          - ns per call of each stage (driver decode, fusion, heading, smoother, gestures, LEDs) and of the
+            whole pipeline per IMU sample, replaying a real recording (BROAD trial 21 from
+            ../shared/data/attitude, else a synthetic one, which the report says); median of N passes;
+          - wake-up lateness of the real loop at 1 kHz and 200 Hz (p50, p99, p99.9, max) next to a reference
+            loop written in C (clock_nanosleep TIMER_ABSTIME), alternating in the same thread, and the ratio;
+          - heap allocations per loop iteration in steady state (counted by an interposed malloc), on the
+            simulated board and over the recording replay;
+          - whether 1 kHz holds for 60 s of simulated time with the I²C bus time modelled at 400 kHz;
+          - simulated latency from the end of a scripted nod to the nod LED;
+          - peak memory of `headtrack run --simulated` and `headtrack demo` (child processes).
+        Timing figures depend on the machine and its load: compare the loop with the C reference of the
+        same run, not with numbers from another day.
+
+        options:
+          --json            print the results as JSON (progress goes to stderr)
+          --trace FILE      recording (imu-trace v1) for the stage costs
+          --seconds S       seconds of each loop per rate in the lateness comparison (default 5)
+          --runs N          passes over the recording per stage (default 9)
+          --realtime        SCHED_FIFO + mlockall for the benchmark thread (both loops alike)
+          --cpu N           with --realtime: pin to CPU N
+          --priority P      with --realtime: SCHED_FIFO priority 1...99 (default 50)
+          --no-children     skip the child-process memory measurements
+        """
+
+    static func run(_ arguments: inout Arguments) throws -> Int32 {
+        let asJSON = arguments.flag("json")
+        var options = Bench.Options()
+        options.tracePath = try arguments.option("trace")
+        if let s = try arguments.double("seconds") {
+            guard s >= 0.1 && s <= 60 else { throw CommandError("--seconds must be between 0.1 and 60", status: 2) }
+            options.latenessSeconds = s
+        }
+        if let n = try arguments.double("runs") {
+            guard n >= 1 && n <= 101 else { throw CommandError("--runs must be between 1 and 101", status: 2) }
+            options.runs = Int(n)
+        }
+        options.realtime = try RealtimeOptions.parse(&arguments)
+        options.measureChildren = !arguments.flag("no-children")
+        try arguments.finish()
+        let results = try Bench.run(options) { line in Console.err("bench: " + line) }
+        Console.out(asJSON ? BenchReport.json(results) : BenchReport.table(results))
+        return 0
+    }
+}
+
+/// `--realtime [--cpu N] [--priority P]`, shared by `run` and `bench`.
+enum RealtimeOptions {
+    static func parse(_ arguments: inout Arguments) throws -> RealtimeMode? {
+        let enabled = arguments.flag("realtime")
+        let cpu = try arguments.double("cpu")
+        let priority = try arguments.double("priority")
+        if !enabled {
+            if cpu != nil || priority != nil { throw CommandError("--cpu and --priority need --realtime", status: 2) }
+            return nil
+        }
+        var mode = RealtimeMode()
+        if let p = priority {
+            guard p >= 1 && p <= 99 && p == p.rounded() else { throw CommandError("--priority must be a whole number 1...99", status: 2) }
+            mode.priority = Int32(p)
+        }
+        if let c = cpu {
+            guard c >= 0 && c < 1024 && c == c.rounded() else { throw CommandError("--cpu must be a CPU number (0, 1, ...)", status: 2) }
+            mode.cpu = Int32(c)
+        }
+        return mode
+    }
+
+    /// Enters the mode and logs one line: refusals to stderr (as a warning), else the granted mode to stdout.
+    static func enter(_ mode: RealtimeMode?) {
+        guard let mode else { return }
+        let outcome = mode.enter()
+        if outcome.refusals.isEmpty { Console.out("headtrack: " + outcome.summary) } else { Console.err("headtrack: warning: " + outcome.summary) }
+    }
+}

@@ -1,0 +1,101 @@
+import Fusion
+import Hardware
+import Runtime
+import Sensors
+import Simulation
+
+/// The production loop (`TrackerLoop`) on a simulated board, either as fast as possible on the simulation
+/// clock or paced by real time (`PacedClock`), for `run --simulated` and `bench`.
+public struct SimulatedLoopOptions: Sendable {
+    public var config = Config()
+    public var readout: ImuReadout = .polling
+    /// SCL rate of the simulated bus: transfers take their real bus time (hardware-facts §6.1). Only for the
+    /// full-speed mode; nil = transfers take no simulated time.
+    public var busClockHz: Double? = 400_000
+    public var script: MotionScript = .demoStory
+    public init() {}
+}
+
+/// What a simulated loop run did.
+public struct SimulatedLoopReport: Sendable {
+    public var imuSamples: Int64 = 0
+    public var overruns = 0
+    public var fifoOverflows = 0
+    public var fifoAdjustments: Int64 = 0
+    /// Samples the FIFO readout lost to overflows (0 when it kept up).
+    public var fifoSamplesLost: Int64 = 0
+    public var faults = FaultCounters()
+    public var gestures = 0
+    public var simulatedSeconds = 0.0
+    /// Real time the run took.
+    public var realSeconds = 0.0
+    public var timing = LoopTiming()
+}
+
+public enum SimulatedLoop {
+    /// A board and a loop on it, started (sensors initialised), ready to `run`.
+    public static func make<C: MonotonicClock>(
+        board: SimulatedBoard, clock: C, options: SimulatedLoopOptions
+    ) throws(SensorError) -> TrackerLoop<SimulatedI2CBus, RecordingOutputLines, C> {
+        // The same detection `run` does on real hardware.
+        let config = options.config
+        var bus = board.bus
+        let driver = try BoardDetector.detect(&bus, request: config.detectionRequest)
+            .makeBoard(bus: bus, settings: config.imuSettings, magnetometerMount: config.magnetometerMount,
+                       screen: config.screenSettings)
+        var loop = TrackerLoop(driver: driver, lines: board.leds, clock: clock,
+                               pipeline: Pipeline(settings: options.config.pipelineSettings), rates: options.config.rates)
+        loop.readout = options.readout
+        try loop.start()
+        return loop
+    }
+
+    public static func board(_ options: SimulatedLoopOptions, busTime: Bool) -> SimulatedBoard {
+        let board = SimulatedBoard(motion: options.script)
+        board.bus.recordWrites = false
+        if busTime { board.bus.busClockHz = options.busClockHz }
+        return board
+    }
+
+    /// As fast as possible: the simulation clock jumps from deadline to deadline (plus the bus time of each
+    /// transfer when `busClockHz` is set, so a loop that cannot keep its rate on a real bus overruns here too).
+    public static func runFullSpeed(_ options: SimulatedLoopOptions, duration: Double,
+                                    shouldStop: () -> Bool = { false },
+                                    observer: (LoopEvent, Pipeline) -> Void = { _, _ in }) throws(SensorError) -> SimulatedLoopReport {
+        let b = board(options, busTime: true)
+        var loop = try make(board: b, clock: b.clock, options: options)
+        return run(&loop, duration: duration, simulation: b.clock, shouldStop: shouldStop, observer: observer)
+    }
+
+    /// Paced by CLOCK_MONOTONIC: the loop sleeps to real deadlines, so its wake-up lateness is real.
+    public static func runPaced(_ options: SimulatedLoopOptions, duration: Double,
+                                shouldStop: () -> Bool = { false },
+                                observer: (LoopEvent, Pipeline) -> Void = { _, _ in }) throws(SensorError) -> SimulatedLoopReport {
+        let b = board(options, busTime: false)
+        var loop = try make(board: b, clock: PacedClock(driving: b.clock), options: options)
+        return run(&loop, duration: duration, simulation: b.clock, shouldStop: shouldStop, observer: observer)
+    }
+
+    static func run<C: MonotonicClock>(_ loop: inout TrackerLoop<SimulatedI2CBus, RecordingOutputLines, C>, duration: Double,
+                                       simulation: VirtualClock, shouldStop: () -> Bool,
+                                       observer: (LoopEvent, Pipeline) -> Void) -> SimulatedLoopReport {
+        var report = SimulatedLoopReport()
+        let simulatedStart = simulation.seconds
+        let realStart = StageClock.now()
+        loop.run(duration: duration, shouldStop: shouldStop) { event, pipeline in
+            if case .gesture = event { report.gestures += 1 }
+            observer(event, pipeline)
+        }
+        loop.ledsOff()
+        report.realSeconds = Double(StageClock.now() - realStart) * 1e-9
+        report.simulatedSeconds = simulation.seconds - simulatedStart
+        report.imuSamples = loop.imuSamples
+        report.faults = loop.faults
+        report.overruns = loop.faults.overruns
+        report.fifoOverflows = loop.fifoOverflows
+        report.fifoAdjustments = loop.fifoClock.adjustments
+        report.fifoSamplesLost = loop.fifoClock.samplesLost
+        report.timing = loop.timing
+        return report
+    }
+}
