@@ -4,8 +4,9 @@ import Runtime
 import Sensors
 import Simulation
 
-/// Wake-up lateness at one rate, three loops side by side in the same thread, taking turns of about 10 ms
-/// (the order rotating each round) so all see the same background load and the same rare stalls:
+/// Wake-up lateness at one rate, three loops side by side in the same thread, taking turns of 50 ms (the
+/// order rotating each round) so all see the same background load. 50 ms holds several display ticks, so
+/// each turn of the whole loop has its full mix of stages (its first, immediate iteration is not counted).
 /// - the C reference (`ht_reference_loop`: clock_nanosleep TIMER_ABSTIME, nothing else);
 /// - the Swift scheduler in the same shape (`MultiRateSchedule` + `LinuxMonotonicClock`, nothing else);
 /// - the whole loop (`TrackerLoop` on the simulated board paced by CLOCK_MONOTONIC), which also does a
@@ -37,9 +38,12 @@ public struct LatenessComparison: Sendable {
     public var ratioP99: Double { Double(scheduler.p99) / Double(Swift.max(1, c.p99)) }
     /// Whole loop p99 / C p99.
     public var loopRatioP99: Double { Double(loop.p99) / Double(Swift.max(1, c.p99)) }
+    /// The noise floor of this run: p99 of the C loop's odd turns over that of its even turns. Two halves of
+    /// the same code differ by this much; a Swift/C ratio inside the same spread is no difference.
+    public var cSplitHalfRatioP99: Double
 
     /// `seconds` of each loop at `rateHz`, in turns of `turnSeconds`.
-    public static func measure(rateHz: Double, seconds: Double, turnSeconds: Double = 0.01) throws(SensorError) -> LatenessComparison {
+    public static func measure(rateHz: Double, seconds: Double, turnSeconds: Double = 0.05) throws(SensorError) -> LatenessComparison {
         let chunks = Swift.max(1, Int((seconds / turnSeconds).rounded()))
         var options = SimulatedLoopOptions()
         options.config.rates.imuHz = rateHz
@@ -49,6 +53,7 @@ public struct LatenessComparison: Sendable {
         let wakeUpsPerChunk = Swift.max(1, Int64(seconds * rateHz) / Int64(chunks))
         var buffer = [Int64](repeating: 0, count: Int(wakeUpsPerChunk))
         var cHistogram = TimingHistogram()
+        var cHalves = (TimingHistogram(), TimingHistogram())
         var schedulerHistogram = TimingHistogram()
         var cSkipped: Int64 = 0, schedulerSkipped: Int64 = 0, loopSkipped: Int64 = 0
         for round in 0..<chunks {
@@ -58,6 +63,7 @@ public struct LatenessComparison: Sendable {
                     buffer.withUnsafeMutableBufferPointer { b in
                         cSkipped += ht_reference_loop(period, wakeUpsPerChunk, b.baseAddress)
                         cHistogram.record(UnsafeBufferPointer(b))
+                        if round % 2 == 0 { cHalves.0.record(UnsafeBufferPointer(b)) } else { cHalves.1.record(UnsafeBufferPointer(b)) }
                     }
                 case 1:
                     schedulerSkipped += schedulerChunk(period: period, wakeUps: wakeUpsPerChunk, into: &schedulerHistogram)
@@ -69,7 +75,8 @@ public struct LatenessComparison: Sendable {
         }
         return LatenessComparison(rateHz: rateHz, c: Side(cHistogram, skipped: cSkipped),
                                   scheduler: Side(schedulerHistogram, skipped: schedulerSkipped),
-                                  loop: Side(trackerLoop.timing.wakeLateness, skipped: loopSkipped))
+                                  loop: Side(trackerLoop.timing.wakeLateness, skipped: loopSkipped),
+                                  cSplitHalfRatioP99: Double(cHalves.1.percentile(0.99)) / Double(Swift.max(1, cHalves.0.percentile(0.99))))
     }
 
     /// The C reference loop's shape in Swift, with the production scheduler and clock.
