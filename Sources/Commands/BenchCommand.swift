@@ -29,7 +29,7 @@ struct BenchCommand: Command {
           --json            print the results as JSON (progress goes to stderr)
           --json-file FILE  also write the JSON to FILE (with the table on stdout)
           --trace FILE      recording (imu-trace v1) for the stage costs
-          --seconds S       seconds of each loop per rate in the lateness comparison (default 5)
+          --seconds S       seconds of each loop at 1 kHz in the lateness comparison (default 8; half at 200 Hz)
           --runs N          passes over the recording per stage (default 9)
           --realtime        SCHED_FIFO + mlockall for the benchmark thread (both loops alike)
           --cpu N           with --realtime: pin to CPU N
