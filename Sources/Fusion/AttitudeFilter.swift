@@ -63,9 +63,10 @@ public struct AttitudeFilter: Sendable {
         /// changes (walking to another part of the room) are learned without letting a creeping magnet in.
         public var magReferenceTimeConstant: Double = 20.0
         /// A disturbed field that stays self-consistent (same norm and dip) for this long while the head turns is
-        /// taken as the new normal (the field changed for good: another room, a new calibration). 20 s of turning
-        /// shows the field from many directions, which a magnet fixed to the room or to the head cannot mimic.
-        public var magNewFieldTime: Double = 20.0
+        /// taken as the new normal (the field changed for good: another room, a new calibration). 40 s of turning
+        /// shows the field from many directions; a magnet that passes by the head for half a minute (the synthetic
+        /// `magnetPassing` trial: 24 s) must not be adopted, so this is well above that.
+        public var magNewFieldTime: Double = 40.0
         /// Turning rate (rad/s) above which time counts towards `magNewFieldTime`: a field seen from one
         /// direction only proves nothing about being uniform. 10 °/s is slow deliberate head motion.
         public var magNewFieldMinRate: Double = 10 * Units.radiansPerDegree
