@@ -1,3 +1,4 @@
+import Gestures
 import Indicators
 
 /// What a replay or demo saw, as plain series on one time axis, for `SVGPlot`. Fill it with `append` once per
@@ -41,10 +42,15 @@ public struct PlotData: Sendable {
     public var gestures: [Event] = []
     public var truthBouts: [Bout] = []
 
-    /// `rateThresholds` defaults to the gesture detector's swing start (0.2 rad/s ≈ 11.5 °/s) and peak (30 °/s).
-    public init(title: String, rateThresholds: [Double] = [0.2 * 180 / Double.pi, 30]) {
+    /// `rateThresholds` defaults to the default gesture detector's swing start and required peak, in °/s.
+    public init(title: String, rateThresholds: [Double] = PlotData.detectorThresholds(GestureDetector.Settings())) {
         self.title = title
         self.rateThresholds = rateThresholds
+    }
+
+    /// A detector's swing-start and peak rates in °/s, for the dashed lines.
+    public static func detectorThresholds(_ s: GestureDetector.Settings) -> [Double] {
+        [s.activeRate * 180 / Double.pi, s.peakRate * 180 / Double.pi]
     }
 
     public mutating func reserveCapacity(_ n: Int) {
