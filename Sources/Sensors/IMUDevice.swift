@@ -51,7 +51,6 @@ public enum IMUDevice<Bus: I2CBus> {
             c.gyroRange = settings.gyroRange
             c.accelRange = settings.accelRange
             c.acceptUnknownIdentity = settings.acceptUnknownIdentity
-            c.useMagnetometer = false  // the AK8963 is driven as a MagnetometerDevice of its own
             self = .mpu9250(MPU9250(bus: bus, address: address, configuration: c))
         case .icm20948:
             var c = ICM20948<Bus>.Configuration()

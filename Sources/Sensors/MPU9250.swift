@@ -1,8 +1,9 @@
 import Hardware
 import Fusion
 
-/// Driver for the MPU-9250 / MPU-9255 with its AK8963 magnetometer, by direct register polling.
-/// Generic over the bus, so it runs unchanged on /dev/i2c-N and on the simulated bus.
+/// Driver for the MPU-9250 / MPU-9255 accelerometer and gyroscope, by direct register polling (or FIFO).
+/// It switches the bypass on so the AK8963 inside the package answers at 0x0C; that magnetometer has its own
+/// driver (`AK8963`). Generic over the bus, so it runs unchanged on /dev/i2c-N and on the simulated bus.
 public struct MPU9250<Bus: I2CBus> {
     public struct Configuration: Sendable, Equatable {
         public var gyroRange: GyroRange = .dps500
@@ -12,7 +13,6 @@ public struct MPU9250<Bus: I2CBus> {
         public var dlpf: UInt8 = 2
         /// Output rate (Hz) = 1 kHz / (1 + SMPLRT_DIV).
         public var sampleRateHz: Double = 200
-        public var useMagnetometer = true
         /// Accept a WHO_AM_I other than 0x71/0x73 (the user pinned the chip: clones answer odd values).
         public var acceptUnknownIdentity = false
         public init() {}
@@ -25,9 +25,6 @@ public struct MPU9250<Bus: I2CBus> {
     public let address: UInt8
     public let configuration: Configuration
     public private(set) var whoAmI: UInt8 = 0
-    public private(set) var hasMagnetometer = false
-    /// AK8963 sensitivity adjustment factors from its fuse ROM (≈ 1.0).
-    public private(set) var magnetometerAdjustment = Vector3(1, 1, 1)
 
     public static var knownWhoAmI: [UInt8: String] { [0x71: "MPU-9250", 0x73: "MPU-9255"] }
 
@@ -41,7 +38,7 @@ public struct MPU9250<Bus: I2CBus> {
 
     // MARK: Set-up
 
-    /// Resets and configures the chip and its magnetometer. `delay` waits the given seconds (real or simulated).
+    /// Resets and configures the chip. `delay` waits the given seconds (real or simulated).
     /// `reset: false` skips the H_RESET pulse and its 100 ms wait, for a chip that has just come back from a
     /// power loss and so is in its reset state already.
     public mutating func initialize(delay: (Double) -> Void, reset: Bool = true) throws(SensorError) {
@@ -60,7 +57,6 @@ public struct MPU9250<Bus: I2CBus> {
         try write(MPU9250Register.powerManagement2, 0x00)
         delay(0.01)
         try configureSensors()
-        if configuration.useMagnetometer { try initializeMagnetometer(delay: delay) }
     }
 
     private mutating func configureSensors() throws(SensorError) {
@@ -73,37 +69,6 @@ public struct MPU9250<Bus: I2CBus> {
         try write(MPU9250Register.userControl, 0x00)
         try write(MPU9250Register.intPinConfig, MPU9250Bits.bypassEnable)
     }
-
-    private mutating func initializeMagnetometer(delay: (Double) -> Void) throws(SensorError) {
-        let ak = AK8963Register.address
-        let wia: UInt8
-        do { wia = try bus.readRegister(address: ak, register: AK8963Register.wia) } catch {
-            throw .magnetometerMissing(bus: bus.name, detail: "nothing answered at \(hex(ak)) with bypass enabled")
-        }
-        guard wia == AK8963Value.deviceID else {
-            throw .magnetometerMissing(bus: bus.name, detail: "the AK8963 at \(hex(ak)) answered WIA \(hex(wia)), expected 0x48")
-        }
-        // Fuse ROM holds per-axis sensitivity adjustment; mode changes pass through power-down (Twat ≥ 100 µs).
-        try writeMag(AK8963Register.cntl1, AK8963Value.powerDown)
-        delay(0.001)
-        try writeMag(AK8963Register.cntl1, AK8963Value.fuseROMAccess)
-        delay(0.001)
-        var asa: (UInt8, UInt8, UInt8) = (128, 128, 128)
-        do {
-            try withUnsafeMutableBytes(of: &asa) { (raw) throws(I2CError) in
-                try bus.readRegisters(address: ak, register: AK8963Register.asax, into: raw.bindMemory(to: UInt8.self))
-            }
-        } catch { throw .bus(error) }
-        magnetometerAdjustment = Vector3(adjustment(asa.0), adjustment(asa.1), adjustment(asa.2))
-        try writeMag(AK8963Register.cntl1, AK8963Value.powerDown)
-        delay(0.001)
-        try writeMag(AK8963Register.cntl1, AK8963Value.continuous100Hz16Bit)
-        delay(0.01)
-        hasMagnetometer = true
-    }
-
-    /// Hadj = H × ((ASA − 128) × 0.5 / 128 + 1)  (AK8963 §8.3.11).
-    private func adjustment(_ asa: UInt8) -> Double { (Double(asa) - 128) * 0.5 / 128 + 1 }
 
     // MARK: Per sample (no allocation)
 
@@ -127,28 +92,6 @@ public struct MPU9250<Bus: I2CBus> {
         }
     }
 
-    /// Reads the AK8963 (ST1..ST2, 8 bytes; the ST2 read releases the data latch). Returns nil when no new
-    /// sample is ready. The field is returned in the MPU's accel/gyro frame: AK8963 (x, y, z) → (y, x, −z).
-    public mutating func readMagnetometer() throws(SensorError) -> MagSample? {
-        var raw: UInt64 = 0
-        do {
-            try withUnsafeMutableBytes(of: &raw) { (bytes) throws(I2CError) in
-                try bus.readRegisters(address: AK8963Register.address, register: AK8963Register.st1,
-                                      into: bytes.bindMemory(to: UInt8.self))
-            }
-        } catch { throw .bus(error) }
-        let (ready, overflow, field): (Bool, Bool, Vector3) = withUnsafeBytes(of: &raw) { b in
-            func le(_ i: Int) -> Double { Double(Int16(bitPattern: UInt16(b[i + 1]) << 8 | UInt16(b[i]))) }
-            return (b[0] & AK8963Value.st1DataReady != 0,
-                    b[7] & AK8963Value.st2Overflow != 0,
-                    Vector3(le(1), le(3), le(5)))
-        }
-        if !ready { return nil }
-        if overflow { throw .magneticOverflow }
-        let chip = field * magnetometerAdjustment * AK8963Value.microteslaPerLSB16
-        return MagSample(field: Vector3(chip.y, chip.x, -chip.z))
-    }
-
     /// True when the chip still holds our configuration. A chip that lost power comes back with its reset
     /// values (INT_PIN_CFG = 0, GYRO_CONFIG = 0), which this detects so the caller can re-initialise it.
     public mutating func configurationIntact() throws(SensorError) -> Bool {
@@ -163,11 +106,5 @@ public struct MPU9250<Bus: I2CBus> {
 
     private mutating func write(_ register: UInt8, _ value: UInt8) throws(SensorError) {
         do { try bus.writeRegister(address: address, register: register, value: value) } catch { throw .bus(error) }
-    }
-
-    private mutating func writeMag(_ register: UInt8, _ value: UInt8) throws(SensorError) {
-        do { try bus.writeRegister(address: AK8963Register.address, register: register, value: value) } catch {
-            throw .bus(error)
-        }
     }
 }

@@ -8,9 +8,7 @@ import Testing
 @Suite struct AK8963DriverTests {
     func ready(_ part: SimulatedIMUPart = .mpu9250) throws -> (SimulatedBreakout, AK8963<SimulatedI2CBus>) {
         let b = ChipTest.breakout(part)
-        var c = MPU9250<SimulatedI2CBus>.Configuration()
-        c.useMagnetometer = false
-        var imu = MPU9250(bus: b.bus, configuration: c)
+        var imu = MPU9250(bus: b.bus)
         try imu.initialize(delay: { b.clock.advance(seconds: $0) })
         var ak = AK8963(bus: b.bus)
         try ak.initialize(delay: { b.clock.advance(seconds: $0) })
