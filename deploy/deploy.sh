@@ -197,7 +197,8 @@ little memory to build; cross-compile for it. Nothing was changed."
     (cd "$repo" && git ls-files -z --cached --others --exclude-standard | tar --null -T - -czf -) |
         "${ssh_cmd[@]}" "$target" "mkdir -p $src && cd $src && find . -mindepth 1 -maxdepth 1 ! -name .build -exec rm -rf {} + && tar -xzf -"
     say "building on the board (swift build -c release; the first build takes a while)"
-    out=$("${ssh_cmd[@]}" "$target" "cd $src && swift build -c release --product headtrack --static-swift-stdlib -Xlinker -s >&2 && echo \"BIN=\$(swift build -c release --show-bin-path)/headtrack\"") ||
+    # scripts/install-deps.sh installs libi2c-dev on the board where it is missing (headtrack links libi2c).
+    out=$("${ssh_cmd[@]}" "$target" "cd $src && scripts/install-deps.sh >&2 && swift build -c release --product headtrack --static-swift-stdlib -Xlinker -s >&2 && echo \"BIN=\$(swift build -c release --show-bin-path)/headtrack\"") ||
         die 1 "the build on the board failed (output above)."
     remote_binary=$(printf '%s\n' "$out" | sed -n 's/^BIN=//p')
 }
