@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <malloc.h>
 
 int ht_i2c_select(int fd, uint16_t address) {
     return ioctl(fd, I2C_SLAVE, (unsigned long)address) < 0 ? -errno : 0;
@@ -64,10 +63,6 @@ uint32_t ht_gpio_line_values_size(void) { return (uint32_t)sizeof(struct gpio_v2
 unsigned long ht_gpio_v2_get_line_ioctl(void) { return GPIO_V2_GET_LINE_IOCTL; }
 unsigned long ht_gpio_v2_set_values_ioctl(void) { return GPIO_V2_LINE_SET_VALUES_IOCTL; }
 
-uint64_t ht_heap_in_use_bytes(void) {
-    struct mallinfo2 info = mallinfo2();
-    return (uint64_t)info.uordblks;
-}
 
 #include <signal.h>
 
@@ -85,4 +80,3 @@ void ht_install_stop_handlers(void) {
 }
 
 int ht_stop_requested(void) { return (int)stop_signal; }
-void ht_clear_stop(void) { stop_signal = 0; }

@@ -52,8 +52,6 @@ struct DemoCommand: Command {
                 }
             case let .fault(t, error):
                 Console.out("t=\(fixed(t, 2))s fault: \(error)")
-            case let .imu(t, _, _):
-                recorder.sample(t: t, pipeline: pipeline)
             default: break
             }
         })

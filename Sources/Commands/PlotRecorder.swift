@@ -8,20 +8,18 @@ import Runtime
 struct PlotRecorder {
     private(set) var data = PlotData(title: "")
 
-    /// Every IMU sample. Nothing to do: the display tick samples everything the plot shows.
-    mutating func sample(t: Double, pipeline: Pipeline) {}
-
     mutating func gesture(t: Double, event: GestureEvent) {
         data.gestures.append(PlotData.Event(t: t, label: event.rawValue))
     }
 
     mutating func display(t: Double, leds mask: UInt64, pipeline: Pipeline) {
         let e = EulerAngles(pipeline.attitude)
-        // The rates the gesture detector sees: bias removed, about the vertical and the levelled left axis.
+        // Head rates with the bias removed: about the vertical (shake) and the levelled left axis (nod). The
+        // detector tracks any horizontal axis; with a mount, the left axis is where nods happen.
         let gyro = pipeline.headGyro - pipeline.filter.gyroBias
         let up = pipeline.attitude.inverseRotate(Vector3(0, 0, 1))
         var left = Vector3(0, 1, 0) - up * up.y
-        if left.length < 0.3 { left = Vector3(0, 1, 0) }  // head on its side: keep the body axis, as the detector does
+        if left.length < 0.3 { left = Vector3(0, 1, 0) }  // head on its side: keep the body axis
         left = left.normalized
         data.append(t: t,
                     rawHeading: pipeline.heading.isValid ? pipeline.heading.degrees : .nan,
@@ -43,30 +41,15 @@ struct PlotRecorder {
         }
     }
 
-    /// The bouts of `NAME.truth.json` beside `NAME.csv` (format in shared/data/README.md), or none. A truth
-    /// file that cannot be read is reported and left out: the plot is still worth having.
+    /// The bouts of `NAME.truth.json` beside `NAME.csv`, read by the same reader `eval gestures` uses, or
+    /// none. A truth file that cannot be read is reported and left out: the plot is still worth having.
     static func truthBeside(trace path: String) -> [(label: String, start: Double, end: Double)] {
-        let base = path.hasSuffix(".csv") ? String(path.dropLast(4)) : path
-        let truthPath = base + ".truth.json"
+        let truthPath = GestureTruth.path(forTrace: path)
         guard FileIO.exists(truthPath) else { return [] }
         do {
-            let json = try JSONParser.parse(try FileIO.readText(truthPath))
-            guard case let .array(events)? = json["events"] else {
-                Console.err("headtrack: \(truthPath) has no \"events\" list; plotting without truth bouts")
-                return []
-            }
-            var bouts: [(label: String, start: Double, end: Double)] = []
-            for event in events {
-                guard case let .string(label)? = event["label"], case let .number(start)? = event["t_start"],
-                      case let .number(end)? = event["t_end"] else {
-                    Console.err("headtrack: \(truthPath): an event lacks label/t_start/t_end; it is left out of the plot")
-                    continue
-                }
-                bouts.append((label, start, end))
-            }
-            return bouts
+            return try GestureTruth.read(path: truthPath).bouts.map { ($0.label, $0.start, $0.end) }
         } catch {
-            Console.err("headtrack: cannot read \(truthPath) (\(error)); plotting without truth bouts")
+            Console.err("headtrack: \(error); plotting without truth bouts")
             return []
         }
     }

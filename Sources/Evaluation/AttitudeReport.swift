@@ -52,20 +52,7 @@ public enum AttitudeReport {
 
     static func number(_ v: Double) -> String { v.isFinite ? fixed(v, 4) : "null" }
 
-    static func quoted(_ text: String) -> String {
-        var s = "\""
-        for c in text.unicodeScalars {
-            switch c {
-            case "\"": s += "\\\""
-            case "\\": s += "\\\\"
-            case "\n": s += "\\n"
-            default:
-                if c.value < 0x20 { s += "\\u00" + (c.value < 0x10 ? "0" : "") + String(c.value, radix: 16) }
-                else { s.unicodeScalars.append(c) }
-            }
-        }
-        return s + "\""
-    }
+    static func quoted(_ text: String) -> String { JSONValue.quoted(text) }
 
     static func pad(_ s: String, _ width: Int) -> String {
         s.count >= width ? s : s + String(repeating: " ", count: width - s.count)

@@ -180,25 +180,7 @@ struct JSONObjectWriter {
         return "{\n" + members.map { indent + "  " + $0 }.joined(separator: ",\n") + "\n" + indent + "}"
     }
 
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 {
-                    let hexDigits = Array("0123456789abcdef")
-                    out += "\\u00" + String(hexDigits[Int(u.value >> 4)]) + String(hexDigits[Int(u.value & 0xF)])
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        return out + "\""
-    }
+    static func quote(_ s: String) -> String { JSONValue.quoted(s) }
 
     static func number(_ v: Double, digits: Int) -> String {
         guard v.isFinite else { return "null" }

@@ -66,24 +66,5 @@ public enum GestureReport {
     }
 
     /// A JSON string literal.
-    static func string(_ text: String) -> String {
-        var out = "\""
-        for u in text.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if u.value < 0x20 {
-                    let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        return out + "\""
-    }
+    static func string(_ text: String) -> String { JSONValue.quoted(text) }
 }

@@ -287,10 +287,10 @@ public enum SmoothingEvaluation {
     public static func json(_ rows: [Row], recordings: [RecordedHeadings]) -> String {
         func number(_ v: Double, _ digits: Int) -> String { v.isFinite ? fixed(v, digits) : "null" }
         var s = "{\n  \"recordings\": ["
-        s += recordings.map { "\"" + jsonEscaped($0.name) + "\"" }.joined(separator: ", ")
+        s += recordings.map { JSONValue.quoted($0.name) }.joined(separator: ", ")
         s += "],\n  \"rows\": [\n"
         s += rows.map { r in
-            "    {\"smoother\": \"\(jsonEscaped(r.smoother))\", \"rate_hz\": \(number(r.rateHz, 0)), "
+            "    {\"smoother\": \(JSONValue.quoted(r.smoother)), \"rate_hz\": \(number(r.rateHz, 0)), "
                 + "\"settle_s\": \(number(r.settlingTime, 4)), "
                 + "\"settle_after_turn_end_s\": \(number(r.settlingTime - SmoothingScenarios.turnDuration, 4)), "
                 + "\"lag_60dps_deg\": \(number(r.steadyTurnLag, 3)), \"jitter_noise1_deg\": \(number(r.restJitter, 4)), "
@@ -300,25 +300,6 @@ public enum SmoothingEvaluation {
                 + "\"wrap_worst_violation_deg\": \(number(r.wrap.worstViolation, 4))}"
         }.joined(separator: ",\n")
         s += "\n  ]\n}\n"
-        return s
-    }
-
-    static func jsonEscaped(_ text: String) -> String {
-        var s = ""
-        for c in text.unicodeScalars {
-            switch c {
-            case "\"": s += "\\\""
-            case "\\": s += "\\\\"
-            case "\n": s += "\\n"
-            default:
-                if c.value < 0x20 {
-                    let hex = String(c.value, radix: 16)
-                    s += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    s.unicodeScalars.append(c)
-                }
-            }
-        }
         return s
     }
 }

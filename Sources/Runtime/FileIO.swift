@@ -75,12 +75,6 @@ public enum FileIO {
         let dfd = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_CLOEXEC)
         if dfd >= 0 { fsync(dfd); close(dfd) }
     }
-
-    /// Writes text to a stream without Foundation.
-    public static func writeString(_ text: String, to stream: UnsafeMutablePointer<FILE>) {
-        var t = text
-        t.withUTF8 { _ = fwrite($0.baseAddress, 1, $0.count, stream) }
-    }
 }
 
 /// Appends lines to a file through a large buffer (one write syscall per 64 KiB), for recorders.

@@ -20,6 +20,28 @@ public enum JSONValue: Equatable, Sendable {
         }
     }
 
+    /// `text` as a JSON string literal, quotes included (the writer every report uses).
+    public static func quoted(_ text: String) -> String {
+        var out = "\""
+        for u in text.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if u.value < 0x20 {
+                    let hex = String(u.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(u)
+                }
+            }
+        }
+        return out + "\""
+    }
+
     public subscript(key: String) -> JSONValue? {
         if case let .object(members) = self { return members.first { $0.0 == key }?.1 }
         return nil

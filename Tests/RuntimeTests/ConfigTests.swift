@@ -54,3 +54,13 @@ extension String {
         return replacingCharacters(in: r, with: b)
     }
 }
+
+/// The one JSON string writer every report uses: what it writes must parse back to the same text.
+@Suite struct JSONQuotingTests {
+    @Test(arguments: ["plain", "quote \" and backslash \\", "line\nbreak\ttab\rcr", "ctrl \u{01}\u{1f}", "µT °/s ✓"])
+    func quotedTextParsesBack(text: String) throws {
+        let literal = JSONValue.quoted(text)
+        #expect(literal.hasPrefix("\"") && literal.hasSuffix("\""))
+        #expect(try JSONParser.parse(literal) == .string(text))
+    }
+}

@@ -35,14 +35,10 @@ uint32_t ht_gpio_line_values_size(void);
 unsigned long ht_gpio_v2_get_line_ioctl(void);
 unsigned long ht_gpio_v2_set_values_ioctl(void);
 
-/// A counting malloc hook is provided elsewhere (bench); this reports glibc's view of the heap.
-uint64_t ht_heap_in_use_bytes(void);
 
 /// Installs SIGINT/SIGTERM handlers that only set a flag (async-signal-safe); the loop polls it.
 void ht_install_stop_handlers(void);
 /// Non-zero once SIGINT or SIGTERM arrived; returns the signal number.
 int ht_stop_requested(void);
-/// Resets the flag (tests).
-void ht_clear_stop(void);
 
 #endif
