@@ -41,10 +41,11 @@ import Testing
     @Test func shippedDefaultConfigParses() throws {
         // The file deploy installs must load with the same reader.
         let path = #filePath.replacingOccurrences(of: "Tests/RuntimeTests/ConfigTests.swift", with: "board/config.json")
-        if FileIO.exists(path) {
-            let c = try Config.load(path: path)
-            #expect(c.ledLines.count == 8)
-        }
+        #expect(FileIO.exists(path), "board/config.json missing at \(path)")
+        let c = try Config.load(path: path)
+        // The README's default wiring: nod, shake, north, up, down, left, right, status.
+        #expect(c.ledLines == [17, 27, 22, 23, 24, 25, 5, 6])
+        #expect(c.gpioChip == "pinctrl-bcm2711")
     }
 }
 
