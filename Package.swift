@@ -40,6 +40,9 @@ let package = Package(
                                "Simulation", "Runtime", "Evaluation"],
                 swiftSettings: strict),
         .executableTarget(name: "headtrack", dependencies: ["Commands"], swiftSettings: strict),
+        // libFuzzer targets for the parsers and replay; real only under scripts/fuzz.sh (-DFUZZING).
+        .executableTarget(name: "HeadtrackFuzz", dependencies: ["Runtime", "Evaluation", "Sensors", "Fusion"],
+                          swiftSettings: strict),
 
         .testTarget(name: "HardwareTests", dependencies: ["Hardware"], swiftSettings: strict),
         .testTarget(name: "FusionTests", dependencies: ["Fusion"], swiftSettings: strict),

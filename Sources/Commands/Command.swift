@@ -73,6 +73,25 @@ public struct Arguments {
         return v
     }
 
+    /// A number inside `range` (checked before it becomes a loop bound, a deadline or an Int): `what` says
+    /// what the number means in the error ("seconds").
+    public mutating func double(_ name: String, in range: ClosedRange<Double>, _ what: String) throws -> Double? {
+        guard let v = try double(name) else { return nil }
+        guard range.contains(v) else {
+            throw CommandError("--\(name) must be between \(fixed(range.lowerBound)) and \(fixed(range.upperBound)) \(what), got \(fixed(v))", status: 2)
+        }
+        return v
+    }
+
+    /// A whole number inside `range`.
+    public mutating func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let s = try option(name) else { return nil }
+        guard let v = Int(s), range.contains(v) else {
+            throw CommandError("--\(name) must be a whole number \(range.lowerBound)...\(range.upperBound), got '\(s)'", status: 2)
+        }
+        return v
+    }
+
     public mutating func flag(_ name: String) -> Bool {
         if let i = remaining.firstIndex(of: "--" + name) {
             remaining.remove(at: i)
@@ -105,6 +124,12 @@ public struct Arguments {
             throw CommandError("unexpected argument '\(first)' for '\(command)' (see headtrack \(command) --help)", status: 2)
         }
     }
+}
+
+/// A bound as short text: "1000000" rather than "1e+06", "0.01" rather than "0.010000".
+private func fixed(_ v: Double) -> String {
+    if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
+    return String(v)
 }
 
 /// Output helpers that avoid Foundation.

@@ -64,14 +64,19 @@ public struct Config: Sendable, Equatable {
     }
 
     public static func load(path: String) throws(ConfigError) -> Config {
-        let text: String
-        do { text = try FileIO.readText(path) } catch { throw ConfigError(path: path, message: error.message) }
-        return try parse(text, path: path)
+        let bytes: [UInt8]
+        do { bytes = try FileIO.read(path) } catch { throw ConfigError(path: path, message: error.message) }
+        return try parse(bytes: bytes, path: path)
     }
 
     public static func parse(_ text: String, path: String = "config") throws(ConfigError) -> Config {
+        try parse(bytes: Array(text.utf8), path: path)
+    }
+
+    /// Parses the file's raw bytes, so a byte that is not UTF-8 is an error rather than a U+FFFD in a path.
+    public static func parse(bytes: [UInt8], path: String = "config") throws(ConfigError) -> Config {
         let root: JSONValue
-        do { root = try JSONParser.parse(text) } catch { throw ConfigError(path: path, message: "not valid JSON: \(error)") }
+        do { root = try JSONParser.parse(bytes: bytes) } catch { throw ConfigError(path: path, message: "not valid JSON: \(error)") }
         var reader = ConfigReader(path: path)
         return try reader.read(root)
     }
@@ -119,6 +124,16 @@ struct ConfigReader {
         return n
     }
 
+    /// A whole number inside `range` (a pin or an address of 17.9 is a typo, not 17).
+    func integer(_ v: JSONValue, _ key: String, range: ClosedRange<Int>) throws(ConfigError) -> Int {
+        guard case let .number(n) = v else { throw fail(key, "expected a whole number") }
+        guard let i = v.integer(in: range) else {
+            if n.isFinite && n == n.rounded() { throw fail(key, "\(n) is out of range \(range.lowerBound)...\(range.upperBound)") }
+            throw fail(key, "\(n) is not a whole number (expected \(range.lowerBound)...\(range.upperBound))")
+        }
+        return i
+    }
+
     func bool(_ v: JSONValue, _ key: String) throws(ConfigError) -> Bool {
         guard case let .bool(b) = v else { throw fail(key, "expected true or false") }
         return b
@@ -147,7 +162,7 @@ struct ConfigReader {
                             throw fail(key, "'\(c.magnetometer)' is not one of \(Config.magnetometerNames.joined(separator: ", ")) (`headtrack probe` names what is on the bus)")
                         }
                     default:
-                        if v2 == .null { c.imuAddress = nil } else { c.imuAddress = UInt8(try number(v2, key, range: 0x03...0x77)) }
+                        if v2 == .null { c.imuAddress = nil } else { c.imuAddress = UInt8(try integer(v2, key, range: 0x03...0x77)) }
                     }
                 }
             case "gpio":
@@ -159,7 +174,7 @@ struct ConfigReader {
                     default:
                         for (name, line) in try object(v2, at: key, allowed: Config.ledNames) {
                             let index = Config.ledNames.firstIndex(of: name)!
-                            c.ledLines[index] = UInt32(try number(line, key + "." + name, range: 0...511))
+                            c.ledLines[index] = UInt32(try integer(line, key + "." + name, range: 0...511))
                         }
                         if Set(c.ledLines).count != c.ledLines.count {
                             throw fail(key, "two LEDs share a line: \(c.ledLines)")

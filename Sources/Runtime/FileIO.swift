@@ -40,53 +40,26 @@ public enum FileIO {
     public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
     /// Writes `bytes` so that a crash at any moment leaves either the old file or the new one, never a torn
-    /// one: write a temporary file beside it, fsync it, rename it over the target, fsync the directory.
-    /// When `keepPrevious` is set, the old file is kept as PATH.previous.
-    public static func writeAtomically(_ path: String, _ bytes: [UInt8], keepPrevious: Bool = false) throws(FileError) {
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        if fd < 0 { throw FileError(path: path, message: "cannot create \(temporary): \(describeErrno(errno))") }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let e = errno
-                close(fd); unlink(temporary)
-                throw FileError(path: path, message: "write failed: \(describeErrno(e))")
-            }
-            offset += n
-        }
-        if fsync(fd) != 0 {
-            let e = errno
-            close(fd); unlink(temporary)
-            throw FileError(path: path, message: "fsync failed: \(describeErrno(e))")
-        }
-        close(fd)
-        if keepPrevious && exists(path) {
-            _ = rename(path, path + ".previous")
-        }
-        if rename(temporary, path) != 0 {
-            let e = errno
-            unlink(temporary)
-            throw FileError(path: path, message: "rename failed: \(describeErrno(e))")
-        }
-        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-        let dfd = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_CLOEXEC)
-        if dfd >= 0 { fsync(dfd); close(dfd) }
+    /// or missing one (see `AtomicFileWriter`). When `keepPrevious` is set, the old file is kept as
+    /// PATH.previous. `afterStep` is for tests: returning false there stops the save as a SIGKILL would.
+    public static func writeAtomically(_ path: String, _ bytes: [UInt8], keepPrevious: Bool = false,
+                                       afterStep: @escaping (AtomicFileWriter.Step) -> Bool = { _ in true }) throws(FileError) {
+        let file = try AtomicFileWriter(path: path, keepPrevious: keepPrevious, afterStep: afterStep)
+        try file.write(bytes)
+        try file.commit()
     }
 }
 
-/// Appends lines to a file through a large buffer (one write syscall per 64 KiB), for recorders.
+/// Appends lines to a file through a large buffer (one write syscall per 64 KiB), for recorders. The lines go
+/// to a temporary file that replaces PATH only at `close()`: an existing file is never truncated by a
+/// recording that fails to start or dies half-way.
 public final class BufferedFileWriter {
-    private let fd: Int32
+    private let file: AtomicFileWriter
     private var buffer: [UInt8] = []
-    public let path: String
+    public var path: String { file.path }
 
     public init(path: String) throws(FileError) {
-        self.path = path
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        if fd < 0 { throw FileError(path: path, message: "cannot create: \(describeErrno(errno))") }
+        file = try AtomicFileWriter(path: path)
         buffer.reserveCapacity(1 << 16)
     }
 
@@ -96,22 +69,13 @@ public final class BufferedFileWriter {
     }
 
     public func flush() throws(FileError) {
-        var offset = 0
-        while offset < buffer.count {
-            let n = buffer[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FileError(path: path, message: "write failed: \(describeErrno(errno))")
-            }
-            offset += n
-        }
+        try file.write(buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// Flushes and fsyncs, so a recording survives a power cut after close.
+    /// Flushes, fsyncs and puts the file in place, so a recording survives a power cut after close.
     public func close() throws(FileError) {
         try flush()
-        fsync(fd)
-        Glibc.close(fd)
+        try file.commit()
     }
 }
