@@ -55,5 +55,7 @@ let package = Package(
                     resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "CommandsTests", dependencies: ["Commands"], swiftSettings: strict),
+        // Replays every file of Fuzz/corpus (seeds and crash regressions) through the fuzz targets' code.
+        .testTarget(name: "FuzzCorpusTests", dependencies: ["HeadtrackFuzz"], swiftSettings: strict),
     ]
 )

@@ -14,7 +14,7 @@ import Fusion
 import Runtime
 import Sensors
 
-enum FuzzTarget: String, CaseIterable {
+enum FuzzTarget: String, CaseIterable, Sendable {
     case json, config, calibration, truth, trace, replay, mount
 
     static let current: FuzzTarget = {
@@ -60,6 +60,20 @@ enum FuzzTarget: String, CaseIterable {
             _ = SVGPlot.render(plot)
         case .mount:
             _ = try? Mount(parsing: String(decoding: bytes, as: UTF8.self))
+        }
+    }
+}
+
+extension FuzzTarget {
+    /// Whether the parser of this target accepts the bytes (for the corpus test: regressions must not).
+    func accepts(_ bytes: [UInt8]) -> Bool {
+        switch self {
+        case .json: return (try? JSONParser.parse(bytes: bytes)) != nil
+        case .config: return (try? Config.parse(bytes: bytes)) != nil
+        case .calibration: return (try? CalibrationStore.decode(bytes: bytes)) != nil
+        case .truth: return (try? GestureTruth.parse(bytes: bytes)) != nil
+        case .trace, .replay: return (try? TraceFile.parse(bytes, name: "fuzz")) != nil
+        case .mount: return (try? Mount(parsing: String(decoding: bytes, as: UTF8.self))) != nil
         }
     }
 }

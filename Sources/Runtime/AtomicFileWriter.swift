@@ -178,6 +178,9 @@ public final class AtomicFileWriter {
             unlink(staging)
             throw FileError(path: path, message: "cannot keep the old file as \(previous): \(describeErrno(e))")
         }
+        // rename() does nothing when both names are links to one file (.previous already is the old file,
+        // after a save stopped between its steps): then the staging name is still there.
+        unlink(staging)
     }
 
     // MARK: Helpers
