@@ -48,9 +48,10 @@ for call in openat write fsync close link linkat rename renameat renameat2 unlin
   before=$kills
   for n in $(seq 1 400); do
     rm -rf "$work/save"; mkdir "$work/save"; cp "$work/a.json" "$cal"
-    # In a subshell with stderr closed, so the shell's "Killed" notice stays quiet.
+    # In a subshell that outlives the kill (the second command keeps bash from exec'ing strace) with
+    # stderr closed, so the shell's "Killed" notice stays quiet; the status is still 137.
     ( strace -f -qq -o /dev/null -e trace="$call" -e inject="$call:signal=SIGKILL:when=$n" \
-      "$bin" calibrate --trace "$work/b.csv" --skip-gyro --out "$cal" > /dev/null 2>&1 ) 2> /dev/null
+      "$bin" calibrate --trace "$work/b.csv" --skip-gyro --out "$cal" > /dev/null 2>&1; exit $? ) 2> /dev/null
     status=$?
     [ $status -eq 137 ] || break   # finished without an Nth call: next system call
     kills=$((kills + 1))

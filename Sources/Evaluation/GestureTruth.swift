@@ -29,7 +29,7 @@ public struct GestureTruth: Sendable, Equatable {
 
     public static func read(path: String) throws(GestureTruthError) -> GestureTruth {
         let bytes: [UInt8]
-        do { bytes = try FileIO.read(path) } catch {
+        do { bytes = try FileIO.read(path, limit: FileIO.smallFileLimit) } catch {
             throw GestureTruthError(path: path, message: "\(error.message); every trace needs its labelled bouts "
                 + "beside it as NAME.truth.json (see data/README.md), {\"events\": []} for a recording without gestures")
         }

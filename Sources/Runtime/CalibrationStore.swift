@@ -48,7 +48,7 @@ public struct CalibrationStore: Sendable {
 
     public func load() throws(CalibrationError) -> Calibration {
         let bytes: [UInt8]
-        do { bytes = try FileIO.read(path) } catch { throw CalibrationError(path: path, message: error.message) }
+        do { bytes = try FileIO.read(path, limit: FileIO.smallFileLimit) } catch { throw CalibrationError(path: path, message: error.message) }
         return try CalibrationStore.decode(bytes: bytes, path: path)
     }
 

@@ -65,7 +65,7 @@ public struct Config: Sendable, Equatable {
 
     public static func load(path: String) throws(ConfigError) -> Config {
         let bytes: [UInt8]
-        do { bytes = try FileIO.read(path) } catch { throw ConfigError(path: path, message: error.message) }
+        do { bytes = try FileIO.read(path, limit: FileIO.smallFileLimit) } catch { throw ConfigError(path: path, message: error.message) }
         return try parse(bytes: bytes, path: path)
     }
 

@@ -15,7 +15,17 @@ public struct FileError: Error, Equatable, CustomStringConvertible {
 
 /// Small file helpers on plain libc, so library code needs no Foundation.
 public enum FileIO {
+    /// Files larger than this are refused by `read` unless a caller asks for more: 4 GiB is far beyond the
+    /// longest recording (20 min at 285 Hz is 25 MB) and stops /dev/zero from eating all memory.
+    public static let defaultReadLimit = 4 << 30
+    /// Config, calibration and truth files are a few kB; 16 MiB leaves room for comments and still fails fast.
+    public static let smallFileLimit = 16 << 20
+
     public static func read(_ path: String) throws(FileError) -> [UInt8] {
+        try read(path, limit: defaultReadLimit)
+    }
+
+    public static func read(_ path: String, limit: Int) throws(FileError) -> [UInt8] {
         guard let f = fopen(path, "rb") else {
             throw FileError(path: path, message: "cannot read: \(describeErrno(errno))")
         }
@@ -25,6 +35,9 @@ public enum FileIO {
         while true {
             let n = fread(&chunk, 1, chunk.count, f)
             if n > 0 { bytes.append(contentsOf: chunk[0..<n]) }
+            if bytes.count > limit {
+                throw FileError(path: path, message: "larger than \(limit >> 20) MiB: not the kind of file expected here")
+            }
             if n < chunk.count {
                 if ferror(f) != 0 { throw FileError(path: path, message: "read error: \(describeErrno(errno))") }
                 break

@@ -171,6 +171,13 @@ import Testing
         #expect(try Config.parse(#"{"i2c": {"imuAddress": 105}}"#).imuAddress == 105)
     }
 
+    /// /dev/zero as a config or calibration file: refused after 16 MiB instead of reading until memory runs out.
+    @Test func endlessFilesAreRefusedAtTheLimit() {
+        #expect(throws: ConfigError.self) { try Config.load(path: "/dev/zero") }
+        #expect(throws: CalibrationError.self) { try CalibrationStore(path: "/dev/zero").load() }
+        #expect(throws: FileError.self) { try FileIO.read("/dev/zero", limit: 1 << 20) }
+    }
+
     func temporaryDirectory() -> String {
         var template = Array("/tmp/headtrack-hostile-XXXXXX".utf8CString)
         let p = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
