@@ -1,7 +1,16 @@
 // swift-tools-version:6.0
 // headtrack: IMU head tracker for Raspberry Pi-class boards.
-// Layers, bottom to top (nothing imports anything above it):
-//   CLinux -> Hardware -> Sensors -> Fusion / Gestures / Indicators -> Simulation -> Runtime -> Evaluation -> Commands -> headtrack
+// Layers, bottom to top. A target imports only targets on lines above its own; targets on one line are peers and
+// do not import each other. Tests/LayerTests checks every `import` in Sources against this list, so keep it true.
+// layer: CLinux, CRealtime, CAllocCounter, Geometry
+// layer: Hardware
+// layer: Sensors
+// layer: Fusion, Gestures, Indicators
+// layer: Simulation
+// layer: Runtime
+// layer: Evaluation
+// layer: Commands
+// layer: headtrack
 import PackageDescription
 
 // Release builds specialise the generic hot path (driver over its bus, loop over bus, lines and clock)
@@ -22,35 +31,38 @@ let package = Package(
         .target(name: "CRealtime"),
         // C: counting malloc interposer (glibc only), so `bench` counts heap allocations per loop iteration.
         .target(name: "CAllocCounter"),
+        // Vectors, matrices, quaternions, units, angles and the mount: the floor every other layer stands on.
+        .target(name: "Geometry", swiftSettings: strict),
         .target(name: "Hardware", dependencies: ["CLinux"], swiftSettings: strict),
-        .target(name: "Fusion", swiftSettings: strict),
-        .target(name: "Sensors", dependencies: ["Hardware", "Fusion"], swiftSettings: strict),
-        .target(name: "Gestures", dependencies: ["Fusion"], swiftSettings: strict),
-        .target(name: "Indicators", dependencies: ["Fusion"], swiftSettings: strict),
-        .target(name: "Simulation", dependencies: ["Hardware", "Sensors", "Fusion"], swiftSettings: strict),
+        .target(name: "Fusion", dependencies: ["Geometry"], swiftSettings: strict),
+        .target(name: "Sensors", dependencies: ["Hardware", "Geometry"], swiftSettings: strict),
+        .target(name: "Gestures", dependencies: ["Geometry"], swiftSettings: strict),
+        .target(name: "Indicators", dependencies: ["Geometry"], swiftSettings: strict),
+        .target(name: "Simulation", dependencies: ["Hardware", "Sensors", "Geometry"], swiftSettings: strict),
         .target(name: "Runtime",
-                dependencies: ["Hardware", "Sensors", "Fusion", "Gestures", "Indicators", "CRealtime"],
+                dependencies: ["Hardware", "Sensors", "Geometry", "Fusion", "Gestures", "Indicators", "CRealtime"],
                 swiftSettings: strict),
         .target(name: "Evaluation",
-                dependencies: ["Fusion", "Gestures", "Indicators", "Runtime", "Simulation", "Sensors",
+                dependencies: ["Geometry", "Fusion", "Gestures", "Indicators", "Runtime", "Simulation", "Sensors",
                                "CRealtime", "CAllocCounter"],
                 swiftSettings: strict),
         .target(name: "Commands",
-                dependencies: ["Hardware", "Sensors", "Fusion", "Gestures", "Indicators",
+                dependencies: ["Hardware", "Sensors", "Geometry", "Fusion", "Gestures", "Indicators",
                                "Simulation", "Runtime", "Evaluation"],
                 swiftSettings: strict),
         .executableTarget(name: "headtrack", dependencies: ["Commands"], swiftSettings: strict),
 
+        .testTarget(name: "GeometryTests", dependencies: ["Geometry"], swiftSettings: strict),
         .testTarget(name: "HardwareTests", dependencies: ["Hardware"], swiftSettings: strict),
-        .testTarget(name: "FusionTests", dependencies: ["Fusion"], swiftSettings: strict),
-        .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Simulation"], swiftSettings: strict),
-        .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Fusion", "Sensors", "Runtime", "Evaluation"],
+        .testTarget(name: "FusionTests", dependencies: ["Fusion", "Geometry"], swiftSettings: strict),
+        .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Simulation", "Geometry"], swiftSettings: strict),
+        .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Geometry", "Fusion", "Sensors", "Runtime", "Evaluation"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(name: "IndicatorsTests", dependencies: ["Indicators"], swiftSettings: strict),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation"], swiftSettings: strict),
-        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Simulation"],
+        .testTarget(name: "IndicatorsTests", dependencies: ["Indicators", "Geometry"], swiftSettings: strict),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Geometry"], swiftSettings: strict),
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Simulation", "Geometry"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(name: "EvaluationTests", dependencies: ["Evaluation"], resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(name: "CommandsTests", dependencies: ["Commands"], swiftSettings: strict),
+        .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Geometry"], resources: [.copy("Fixtures")], swiftSettings: strict),
+        .testTarget(name: "CommandsTests", dependencies: ["Commands", "Geometry"], swiftSettings: strict),
     ]
 )

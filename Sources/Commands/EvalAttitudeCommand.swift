@@ -4,7 +4,7 @@ import Glibc
 import Musl
 #endif
 import Evaluation
-import Fusion
+import Geometry
 import Runtime
 
 /// `headtrack eval attitude`: the BROAD attitude benchmark (or any trace with truth columns).

@@ -7,6 +7,7 @@ import Evaluation
 import Gestures
 import Runtime
 import Sensors
+import Geometry
 
 /// `headtrack eval gestures`: nod/shake detection scored on recordings with labelled bouts.
 struct EvalGesturesCommand: EvalTopic {

@@ -1,5 +1,5 @@
 import Evaluation
-import Fusion
+import Geometry
 import Gestures
 import Runtime
 

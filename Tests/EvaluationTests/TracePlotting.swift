@@ -6,6 +6,7 @@ import Musl
 import FoundationEssentials
 import Evaluation
 import Fusion
+import Geometry
 import Gestures
 import Indicators
 import Runtime
