@@ -52,6 +52,8 @@ let package = Package(
                 swiftSettings: strict),
         .executableTarget(name: "headtrack", dependencies: ["Commands"], swiftSettings: strict),
 
+        // Reads Package.swift and Sources as text (no target dependencies): the layer list above must hold.
+        .testTarget(name: "LayerTests", swiftSettings: strict),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"], swiftSettings: strict),
         .testTarget(name: "HardwareTests", dependencies: ["Hardware"], swiftSettings: strict),
         .testTarget(name: "FusionTests", dependencies: ["Fusion", "Geometry"], swiftSettings: strict),
