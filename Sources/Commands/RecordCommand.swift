@@ -1,8 +1,8 @@
 import CLinux
-import Evaluation
 import Hardware
 import Runtime
 import Sensors
+import SimulatedRuns
 import Simulation
 
 /// `headtrack record`: raw samples to an imu-trace v1 file.

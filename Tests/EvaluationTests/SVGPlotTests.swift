@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+@testable import Plots
 import Testing
 import Geometry
 import Indicators

@@ -102,7 +102,7 @@ enum LayerCheck {
 
     /// (target, its dependencies) for every non-test target in the manifest.
     static func targets(_ package: String) -> [(name: String, dependencies: [String])] {
-        let pattern = try! NSRegularExpression(pattern: #"\.(target|executableTarget|testTarget)\(name: "(\w+)""#)
+        let pattern = try! NSRegularExpression(pattern: #"\.(target|executableTarget|testTarget)\(name: "([\w-]+)""#)
         let ns = package as NSString
         let matches = pattern.matches(in: package, range: NSRange(location: 0, length: ns.length))
         var result: [(String, [String])] = []

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Commands
 import Evaluation
 import Geometry
 import Runtime
