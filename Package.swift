@@ -2,7 +2,7 @@
 // headtrack: IMU head tracker for Raspberry Pi-class boards.
 // Layers, bottom to top. A target imports only targets on lines above its own; targets on one line are peers and
 // do not import each other. Tests/LayerTests checks every `import` in Sources against this list, so keep it true.
-// layer: CLinux, CRealtime, CBench, CAllocCounter, Geometry
+// layer: CLinux, CRealtime, CBench, CAllocCounter, BuildInfo, Geometry
 // layer: Hardware
 // layer: Sensors
 // layer: Fusion, Gestures, Indicators
@@ -38,6 +38,9 @@ let package = Package(
         // C, lab only: counting malloc interposer (glibc only), so `bench` counts heap allocations per loop
         // iteration. Linked into the daemon it would intercept every allocation of the service.
         .target(name: "CAllocCounter"),
+        // The release version and git commit, generated before each build (headtrack --version, deploy's names).
+        .plugin(name: "BuildStamp", capability: .buildTool()),
+        .target(name: "BuildInfo", swiftSettings: strict, plugins: ["BuildStamp"]),
         // Vectors, matrices, quaternions, units, angles and the mount: the floor every other layer stands on.
         .target(name: "Geometry", swiftSettings: strict),
         .target(name: "Hardware", dependencies: ["CLinux"], swiftSettings: strict),
@@ -62,13 +65,13 @@ let package = Package(
                 swiftSettings: strict),
         // The daemon's command line: parses arguments and prints.
         .target(name: "Commands",
-                dependencies: ["Hardware", "Sensors", "Geometry", "Fusion", "Gestures", "Indicators",
+                dependencies: ["BuildInfo", "Hardware", "Sensors", "Geometry", "Fusion", "Gestures", "Indicators",
                                "Simulation", "Runtime", "Plots", "SimulatedRuns"],
                 swiftSettings: strict),
         // The lab's command line (bench, eval).
         .target(name: "LabCommands",
-                dependencies: ["Commands", "Geometry", "Fusion", "Gestures", "Indicators", "Sensors", "Simulation",
-                               "Runtime", "Plots", "SimulatedRuns", "Evaluation"],
+                dependencies: ["BuildInfo", "Commands", "Geometry", "Fusion", "Gestures", "Indicators", "Sensors",
+                               "Simulation", "Runtime", "Plots", "SimulatedRuns", "Evaluation"],
                 swiftSettings: strict),
         .executableTarget(name: "headtrack", dependencies: ["Commands"], swiftSettings: strict),
         .executableTarget(name: "headtrack-lab", dependencies: ["LabCommands"], swiftSettings: strict),

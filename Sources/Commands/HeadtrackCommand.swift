@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import BuildInfo
 import Runtime
 
 /// Entry point of the daemon: dispatches `headtrack NAME ...` to the command of that name.
@@ -27,11 +28,13 @@ public enum HeadtrackCommand {
 
     public static let tool = CommandSet(
         program: "headtrack",
-        usage: """
-            headtrack — IMU head tracker for Raspberry Pi-class boards
-
-            usage: headtrack COMMAND [OPTIONS]    (headtrack COMMAND --help for details)
-            """,
+        title: "IMU head tracker for Raspberry Pi-class boards",
+        description: "headtrack reads an IMU and magnetometer over I\\(S2C, fuses attitude and a tilt-compensated "
+            + "heading, detects head gestures (nod, shake, flicks) and drives LEDs through the GPIO character device. "
+            + "Every command has \\fB\\-\\-help\\fR; \\fBheadtrack help\\fR \\fICOMMAND\\fR prints the same text. "
+            + "The lab commands (eval, bench) are in \\fBheadtrack-lab\\fR, which is not installed on a headset.",
+        files: ".SH FILES\n.TP\n/etc/headtrack/config.json\nconfiguration (JSON, every field optional)\n"
+            + ".TP\n/var/lib/headtrack/calibration.json\ngyro bias and magnetometer calibration written by \\fBheadtrack calibrate\\fR\n",
         commands: commands, forwarded: labCommands, forwardTo: LabForwarding.lab)
 
     public static func main() {
@@ -40,36 +43,58 @@ public enum HeadtrackCommand {
     }
 
     /// Runs a command line (without the program name) in this process and returns the exit status. Lab
-    /// commands are not linked into the daemon: in-process they fail with a pointer to `LabCommand.run`.
+    /// commands are not linked into the daemon: in-process they fail with a pointer to `headtrack-lab`.
     public static func run(_ args: inout [String]) -> Int32 { tool.run(&args, mayExec: false) }
 
     static var helpText: String { tool.helpText }
+    static func fullHelp(_ command: any Command.Type) -> String { CommandSet.fullHelp(command) }
 }
 
-/// One executable's command table: dispatch, `--help`, `--version` and error printing, shared by
-/// `headtrack` and `headtrack-lab`.
+/// One executable's command table: dispatch, `--help`, `help COMMAND`, `--version`, the man page and the
+/// completion, and error printing, shared by `headtrack` and `headtrack-lab`.
 public struct CommandSet: Sendable {
     public let program: String
-    public let usage: String
+    /// The man page's NAME line.
+    public let title: String
+    /// The man page's DESCRIPTION paragraph (roff).
+    public let description: String
+    /// The man page's FILES section (roff), or "".
+    public let files: String
     nonisolated(unsafe) public let commands: [any Command.Type]
     /// Commands that live in the executable `forwardTo` beside this one (name, summary for `--help`).
     public let forwarded: [(name: String, summary: String)]
     public let forwardTo: String?
 
-    public init(program: String, usage: String, commands: [any Command.Type],
-                forwarded: [(name: String, summary: String)] = [], forwardTo: String? = nil) {
-        self.program = program; self.usage = usage; self.commands = commands
-        self.forwarded = forwarded; self.forwardTo = forwardTo
+    public init(program: String, title: String, description: String, files: String = "",
+                commands: [any Command.Type], forwarded: [(name: String, summary: String)] = [],
+                forwardTo: String? = nil) {
+        self.program = program; self.title = title; self.description = description; self.files = files
+        self.commands = commands; self.forwarded = forwarded; self.forwardTo = forwardTo
     }
 
-    /// Runs a command line (without the program name) and returns the exit status. With `mayExec` a
-    /// forwarded command replaces this process with the sibling executable (only `main` may do that).
+    public var usage: String {
+        """
+        \(program) — \(title)
+
+        usage: \(program) COMMAND [OPTIONS]    (\(program) COMMAND --help, or \(program) help COMMAND, for details)
+               \(program) --version
+        """
+    }
+
+    /// Runs a command line (without the program name) and returns the exit status. No arguments is a usage
+    /// error (usage on stderr, exit 2); asking for help is not (stdout, exit 0). With `mayExec` a forwarded
+    /// command replaces this process with the sibling executable (only `main` may do that).
     public func run(_ args: inout [String], mayExec: Bool) -> Int32 {
-        guard let name = args.first, name != "--help", name != "-h", name != "help" else {
-            Console.out(helpText)
-            return args.isEmpty ? 2 : 0
+        guard let name = args.first else {
+            Console.err(usage + "\n\n\(program) --help lists the commands")
+            return 2
         }
-        if name == "--version" { Console.out("\(program) 0.1.0"); return 0 }
+        switch name {
+        case "--help", "-h": Console.out(helpText); return 0
+        case "help": return help(Array(args.dropFirst()), mayExec: mayExec)
+        case "--version": Console.out(BuildInfo.versionLine); return 0
+        default: break
+        }
         if let target = forwardTo, forwarded.contains(where: { $0.name == name }) {
             return LabForwarding.forward(args, to: target, from: program, mayExec: mayExec)
         }
@@ -79,7 +104,7 @@ public struct CommandSet: Sendable {
         }
         var arguments = Arguments(Array(args.dropFirst()), command: name)
         if arguments.wantsHelp && !(command.dispatchesSubcommands && arguments.remaining.first?.hasPrefix("-") == false) {
-            Console.out(command.help)
+            Console.out(Self.fullHelp(command))
             return 0
         }
         do {
@@ -93,6 +118,38 @@ public struct CommandSet: Sendable {
         }
     }
 
+    /// `help [COMMAND [TOPIC]]`, `help --man`, `help --bash-completion`.
+    func help(_ words: [String], mayExec: Bool) -> Int32 {
+        guard let first = words.first else { Console.out(helpText); return 0 }
+        switch first {
+        case "--man": Console.write(1, HelpDocuments.manPage(self)); return 0
+        case "--bash-completion": Console.write(1, HelpDocuments.bashCompletion(self)); return 0
+        default: break
+        }
+        if let target = forwardTo, forwarded.contains(where: { $0.name == first }) {
+            return LabForwarding.forward(["help"] + words, to: target, from: program, mayExec: mayExec)
+        }
+        guard let command = commands.first(where: { $0.name == first }) else {
+            Console.err("\(program) help: unknown command '\(first)'\n\n\(helpText)")
+            return 2
+        }
+        if words.count > 1, let topic = command.documentedSubcommands.first(where: { $0.name == words[1] }) {
+            Console.out(Self.fullHelp(topic.help))
+            return 0
+        }
+        Console.out(Self.fullHelp(command))
+        return 0
+    }
+
+    /// A command's help with the exit statuses it can end with.
+    public static func fullHelp(_ command: any Command.Type) -> String {
+        fullHelp(command.help, extra: command.extraExitStatuses)
+    }
+
+    public static func fullHelp(_ help: String, extra: [(status: Int32, meaning: String)] = []) -> String {
+        help + (help.hasSuffix("\n") ? "\n" : "\n\n") + ExitStatus.text(extra: extra)
+    }
+
     public var helpText: String {
         var s = usage + "\n\ncommands:\n"
         let all = commands.map { ($0.name, $0.summary) } + forwarded.map { ($0.name, $0.summary + " (in \(forwardTo ?? "?"))") }
@@ -100,7 +157,8 @@ public struct CommandSet: Sendable {
         for (name, summary) in all {
             s += "  " + name + String(repeating: " ", count: width - name.count + 3) + summary + "\n"
         }
-        return s
+        s += "  help" + String(repeating: " ", count: max(width - 4, 0) + 3) + "help COMMAND shows a command's help; help --man, help --bash-completion\n"
+        return s + "\n" + ExitStatus.text()
     }
 }
 
@@ -111,13 +169,14 @@ enum LabForwarding {
     static let lab = "headtrack-lab"
 
     static func forward(_ args: [String], to name: String, from program: String, mayExec: Bool) -> Int32 {
+        let what = args.prefix(args.first == "help" ? 2 : 1).joined(separator: " ")
         guard mayExec else {
-            Console.err("\(program) \(args[0]): lives in \(name), not in the daemon; run it as `\(name) \(args[0])`")
+            Console.err("\(program) \(what): lives in \(name), not in the daemon; run it as `\(name) \(what)`")
             return 2
         }
         guard let path = SiblingExecutable.path(name), SiblingExecutable.isExecutable(path) else {
             Console.err("""
-                \(program) \(args[0]): this is a lab command, and \(name) is not installed beside \(program) \
+                \(program) \(what): this is a lab command, and \(name) is not installed beside \(program) \
                 (the headset install ships only the daemon). Build both with `swift build -c release` and run \
                 `.build/release/\(name) \(args.joined(separator: " "))`.
                 """)
@@ -127,7 +186,7 @@ enum LabForwarding {
         execv(path, &cStrings)
         let why = String(cString: strerror(errno))
         for p in cStrings { free(p) }
-        Console.err("\(program) \(args[0]): cannot start \(path): \(why)")
+        Console.err("\(program) \(what): cannot start \(path): \(why)")
         return 1
     }
 }

@@ -17,12 +17,11 @@ public enum LabCommand {
 
     public static let tool = CommandSet(
         program: "headtrack-lab",
-        usage: """
-            headtrack-lab — benchmarks and evaluations of headtrack (not installed on the headset)
-
-            usage: headtrack-lab COMMAND [OPTIONS]    (headtrack-lab COMMAND --help for details)
-            `headtrack COMMAND ...` runs the same when headtrack-lab is built beside headtrack.
-            """,
+        title: "benchmarks and evaluations of headtrack (not installed on a headset)",
+        description: "headtrack-lab measures headtrack: attitude, gesture and smoothing evaluations on recordings and "
+            + "simulated motion, and the benchmark of stage costs, loop lateness, allocations and memory. It holds the "
+            + "benchmark-only code the daemon never links. \\fBheadtrack eval\\fR and \\fBheadtrack bench\\fR run it "
+            + "when it sits beside \\fBheadtrack\\fR.",
         commands: commands)
 
     public static func main() {
