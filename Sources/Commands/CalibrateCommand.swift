@@ -5,6 +5,7 @@ import Musl
 #endif
 import CLinux
 import Fusion
+import Geometry
 import Hardware
 import Runtime
 import Sensors
@@ -42,7 +43,7 @@ struct CalibrateCommand: Command {
         let config = try HardwareSession.loadConfig(try arguments.option("config"))
         let out = try arguments.option("out") ?? config.calibrationFile
         let i2c = try arguments.option("i2c") ?? config.i2cDevice
-        let duration = try arguments.double("duration", in: 1...Limits.maxDuration, "seconds") ?? 180
+        let duration = try arguments.duration() ?? 180
         let trace = try arguments.option("trace")
         let skipGyro = arguments.flag("skip-gyro")
         let show = arguments.flag("show")

@@ -1,7 +1,5 @@
 /// Bounds for command-line numbers, checked before a number becomes a deadline or a loop bound.
 enum Limits {
-    /// Seconds: 115 days, longer than any session, and ×1e9 stays far inside Int64 nanoseconds.
-    static let maxDuration = 1e7
     /// A demo slower than 1/100 of real time is 33 minutes for the 20 s story: slower is a typo. (At 1e-15
     /// the real-time deadline overflowed Int64 and trapped.)
     static let minSpeed = 0.01

@@ -9,10 +9,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Evaluation
+import Plots
 import Fusion
 import Runtime
-import Sensors
+import Geometry
 
 enum FuzzTarget: String, CaseIterable, Sendable {
     case json, config, calibration, truth, trace, replay, mount

@@ -68,6 +68,18 @@ public final class AtomicFileWriter {
         guard afterStep(.temporaryCreated) else { killed = true; return }
     }
 
+    /// Writes to a duplicate of an open descriptor (standard output for a command's `-`), directly, like a
+    /// device: closing it leaves the process's own descriptor open.
+    public init(duplicating descriptor: Int32, name: String) throws(FileError) {
+        path = name
+        target = name
+        temporary = nil
+        keepPrevious = false
+        afterStep = { _ in true }
+        fd = dup(descriptor)
+        if fd < 0 { throw FileError(path: name, message: "cannot write: \(describeErrno(errno))") }
+    }
+
     deinit {
         // Not committed (an error, or the caller gave up): drop the temporary, leave the old file as it was.
         if !finished && !killed {

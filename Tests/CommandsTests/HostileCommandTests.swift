@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Fusion
+import Geometry
 import Runtime
 import Testing
 @testable import Commands

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Fusion
-import Sensors
+import Geometry
 import Testing
 @testable import Runtime
 

@@ -3,10 +3,12 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Commands
 import Evaluation
 import Gestures
 import Runtime
 import Sensors
+import Geometry
 
 /// `headtrack eval gestures`: nod/shake detection scored on recordings with labelled bouts.
 struct EvalGesturesCommand: EvalTopic {
@@ -58,7 +60,7 @@ struct EvalGesturesCommand: EvalTopic {
             evaluation.settings.flickRate = preset.rate
             evaluation.classicSettings.thresholdPerFrame = preset.classicThresholdPerFrame
         }
-        if let c = try arguments.double("cooldown", in: 0...10, "seconds") {
+        if let c = try arguments.double("cooldown", in: ConfigLimits.gestureCooldown, what: "a time in seconds, \(ConfigLimits.text(ConfigLimits.gestureCooldown))") {
             guard c >= 0 else { throw CommandError("--cooldown must be 0 s or more", status: 2) }
             evaluation.settings.cooldown = c
             evaluation.classicSettings.cooldown = c
