@@ -37,6 +37,9 @@ fi
 binary=$(swift build --scratch-path "$scratch" --sanitize=fuzzer -Xswiftc -DFUZZING --show-bin-path)/HeadtrackFuzz
 
 mkdir -p Fuzz/crashes
+# Swift's own crash handler would take the SIGILL of a Swift trap first, and libFuzzer would then neither
+# report the deadly signal nor save the input: hand the signals to libFuzzer.
+export SWIFT_BACKTRACE=enable=no
 failed=0
 for t in "${targets[@]}"; do
   work=$scratch/corpus/$t
@@ -60,7 +63,7 @@ for t in "${targets[@]}"; do
   else
     failed=$((failed + 1))
     echo "fuzz $t: FAILED (status $status) after ${runs:-?} runs; log $log"
-    grep -E 'ERROR|Fatal error|artifact|SUMMARY' "$log" | head -8
+    grep -a -E 'ERROR|Fatal error|artifact|SUMMARY' "$log" | head -8
   fi
 done
 [ $failed -eq 0 ]
