@@ -171,6 +171,16 @@ import Testing
         #expect(try Config.parse(#"{"i2c": {"imuAddress": 105}}"#).imuAddress == 105)
     }
 
+    /// Truth-file times are checked like trace times: 1e400 is infinity, and an infinite bout end would never
+    /// be compared meaningfully with a detection.
+    @Test func truthTimesOutOfRangeAreRefused() throws {
+        for bad in ["1e400", "-1e400", "1e11"] {
+            let text = "{\"events\": [{\"label\": \"nod\", \"t_start\": 0.5, \"t_end\": \(bad)}]}"
+            #expect(throws: GestureTruthError.self, "t_end \(bad) accepted") { try GestureTruth.parse(text, path: "x.truth.json") }
+        }
+        #expect(try GestureTruth.parse(#"{"events": [{"label": "nod", "t_start": 0.5, "t_end": 1.5}]}"#).bouts.count == 1)
+    }
+
     /// /dev/zero as a config or calibration file: refused after 16 MiB instead of reading until memory runs out.
     @Test func endlessFilesAreRefusedAtTheLimit() {
         #expect(throws: ConfigError.self) { try Config.load(path: "/dev/zero") }
