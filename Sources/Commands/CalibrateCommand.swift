@@ -62,7 +62,13 @@ struct CalibrateCommand: Command {
         if let path = trace {
             let recording: Trace
             do { recording = try TraceFile.read(path: path) } catch { throw CommandError(error.description) }
-            for r in recording.records { session.add(t: r.t, gyro: r.gyro, accel: r.accel, mag: r.mag) }
+            guard recording.hasMagnetometer else {
+                throw CommandError("\(path) has no magnetometer columns (mx,my,mz are empty): nothing to calibrate for heading; record a trace on a board with a magnetometer")
+            }
+            // The same stop rule as on the sensors: the fit uses the samples up to the moment it is complete.
+            for r in recording.records where session.phase != .complete {
+                session.add(t: r.t, gyro: r.gyro, accel: r.accel, mag: r.mag)
+            }
             if session.phase == .keepStill {
                 throw CommandError("\(path) never holds still for \(fixed(settings.restSeconds, 0)) s: pass --skip-gyro to calibrate only the magnetometer")
             }
@@ -120,7 +126,10 @@ struct CalibrateCommand: Command {
         Console.out("gyro bias: \(fixed(b.x, 3)), \(fixed(b.y, 3)), \(fixed(b.z, 3)) °/s"
                     + (session.gyroBias == nil ? " (not measured)" : ""))
         Console.out("hard iron: \(fixed(h.x, 2)), \(fixed(h.y, 2)), \(fixed(h.z, 2)) µT; ellipsoid axis ratio \(fixed(fit.axisRatio, 3))")
-        Console.out("field \(fixed(fit.fieldStrength, 1)) µT, fit error \(fixed(fit.relativeResidual * 100, 2)) %, \(Int((fit.coverage * 100).rounded())) % of directions, \(session.magSamples.count) samples")
+        Console.out("field \(fixed(fit.fieldStrength, 1)) µT (Earth: 25–65), fit error \(fixed(fit.relativeResidual * 100, 2)) %, "
+                    + "\(fixed(fit.inlierFraction * 100, 1)) % of samples kept, \(Int((fit.coverage * 100).rounded())) % of directions, "
+                    + "spread \(Int((fit.spread * 100).rounded())) %, \(fit.samples) distinct samples"
+                    + (session.phase == .complete ? "" : " (stopped before the turn was complete; accepted by the looser final checks)"))
         Console.out("saved \(store.path)" + (FileIO.exists(store.previousPath) ? " (previous kept as \(store.previousPath))" : ""))
         return 0
     }

@@ -12,7 +12,7 @@ public enum EvalAttitudeCommand {
     public static let topic = "attitude"
     public static let summary = "attitude RMSE (total, heading, inclination) against recorded or synthetic truth"
     public static let help = """
-        usage: headtrack eval attitude PATH... [--mode 9d|6d|both] [--json]
+        usage: headtrack eval attitude PATH... [--mode 9d|6d|both] [--calibration FILE] [--json]
                headtrack eval attitude --synthetic [--mode 9d|6d|both] [--json]
 
         Runs the attitude filter causally (default settings) over each imu-trace v1 file with truth columns
@@ -27,6 +27,9 @@ public enum EvalAttitudeCommand {
 
         options:
           --mode M      9d (with magnetometer), 6d, or both (default both)
+          --calibration FILE
+                        apply this calibration file (gyro bias, magnetometer hard/soft iron) to every trace's
+                        raw samples, through the same pipeline as 'headtrack run'
           --json        print JSON instead of a table
           --synthetic   score the built-in synthetic head motions (still, slow/fast turns, walking, a magnet
                         passing, gyro bias drift) instead of files
@@ -39,6 +42,7 @@ public enum EvalAttitudeCommand {
         let modeText = try arguments.option("mode") ?? "both"
         let asJSON = arguments.flag("json")
         let synthetic = arguments.flag("synthetic")
+        let calibration = try ReplayCommand.loadCalibration(try arguments.option("calibration"))
         let paths = try arguments.positionals()
         let modes: [AttitudeMode]
         switch modeText {
@@ -72,7 +76,8 @@ public enum EvalAttitudeCommand {
                     Console.err("headtrack eval attitude: \(name) has no magnetometer; scored in 6D only")
                     continue
                 }
-                results.append(AttitudeEvaluation.evaluate(trace: trace, name: name, mode: mode))
+                results.append(AttitudeEvaluation.evaluate(trace: trace, name: name, mode: mode,
+                                                           calibration: calibration))
             }
         }
         Console.write(1, asJSON ? AttitudeReport.json(results) : AttitudeReport.table(results))

@@ -8,7 +8,8 @@ struct ReplayCommand: Command {
     static let name = "replay"
     static let summary = "run the pipeline over a recorded trace; write events, attitude and a plot"
     static let help = """
-        usage: headtrack replay TRACE [--mount F,L,U] [--events OUT.csv] [--attitude OUT.csv] [--plot OUT.svg]
+        usage: headtrack replay TRACE [--mount F,L,U] [--calibration FILE] [--events OUT.csv] [--attitude OUT.csv]
+                                [--plot OUT.svg]
 
         Runs fusion, heading smoothing and gesture detection over an imu-trace v1 file with its own
         timestamps, as fast as possible, and prints the detected gestures.
@@ -16,6 +17,10 @@ struct ReplayCommand: Command {
         options:
           --mount F,L,U     sensor axes that point forward, left and up, e.g. --mount=-x,z,y for a sensor
                             worn X back, Y up, Z left (default x,y,z)
+          --calibration FILE
+                            apply a calibration file from 'headtrack calibrate' to the raw samples, exactly as
+                            'headtrack run' does (gyro bias, then magnetometer hard/soft iron, before the mount);
+                            a file that cannot be read is an error here, not a silent fallback
           --events FILE     write t,event rows (event: nod, shake, up, down, left, right)
           --attitude FILE   write t,qw,qx,qy,qz,heading_deg,smoothed_heading_deg per sample; the quaternion
                             rotates sensor-frame vectors into ENU, like the trace truth columns
@@ -27,6 +32,7 @@ struct ReplayCommand: Command {
         if let m = try arguments.option("mount") {
             do { settings.mount = try Mount(parsing: m) } catch { throw CommandError(error.description, status: 2) }
         }
+        settings.calibration = try loadCalibration(try arguments.option("calibration"))
         let eventsPath = try arguments.option("events")
         let attitudePath = try arguments.option("attitude")
         let plotPath = try arguments.option("plot")
@@ -76,6 +82,12 @@ struct ReplayCommand: Command {
             Console.out("plot written to \(p)")
         }
         return 0
+    }
+
+    /// The calibration named by `--calibration`, or none; an unreadable or invalid file is an error.
+    static func loadCalibration(_ path: String?) throws -> Calibration {
+        guard let p = path else { return .none }
+        do { return try CalibrationStore(path: p).load() } catch { throw CommandError(error.description) }
     }
 
     static func open(_ path: String) throws -> BufferedFileWriter {

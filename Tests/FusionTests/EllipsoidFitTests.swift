@@ -46,7 +46,7 @@ import Testing
         do {
             _ = try EllipsoidFit.fit(measured(directions(400, zMin: 0.35)))
         } catch {
-            if case let .poorCoverage(c, _) = error { #expect(c < 0.5) } else { Issue.record("expected poorCoverage, got \(error)") }
+            if case let .tooLittleRotation(_, c) = error { #expect((c ?? 0) < 0.4) } else { Issue.record("expected tooLittleRotation, got \(error)") }
         }
     }
 
@@ -59,8 +59,8 @@ import Testing
             Issue.record("a changing field was accepted")
         } catch {
             switch error {
-            case .badResidual, .notAnEllipsoid: break
-            default: Issue.record("expected badResidual or notAnEllipsoid, got \(error)")
+            case .fieldChanged: break
+            default: Issue.record("expected fieldChanged, got \(error)")
             }
         }
     }
