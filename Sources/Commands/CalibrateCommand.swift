@@ -16,26 +16,41 @@ struct CalibrateCommand: Command {
     static let summary = "measure gyro bias and magnetometer hard/soft iron; save them to the calibration file"
     static let help = """
         usage: headtrack calibrate [--out FILE] [--i2c DEV] [--config FILE] [--duration S] [--skip-gyro]
+                                   [--restart-service [--service UNIT] [--service-user USER]]
                headtrack calibrate --trace TRACE [--out FILE] [--skip-gyro]
                headtrack calibrate --show [--out FILE]
 
         Guided in the terminal:
           1. put the headset down and keep it still for 5 s (gyro bias);
-          2. turn it slowly in every direction — upside down and on each side too — until the display says
-             80 % of directions are covered (a hand-held turn of the headset is easiest).
-        The magnetometer samples are fitted with an ellipsoid (hard and soft iron). A fit that covers less than
-        50 % of directions or leaves more than 5 % error is refused, and nothing is written. A good one is saved
-        atomically; the file it replaces is kept as FILE.previous.
+          2. turn it slowly in every direction — nose up and down, ear to each shoulder, upside down — until
+             the display says enough directions are covered. Waiting still before turning is fine: the
+             session keeps collecting until the fit is good or --duration runs out.
+        The ellipsoid (hard and soft iron) is refitted as you turn; the turn is complete when, around the
+        fitted centre, half the directions are covered with 3+ samples each, the directions spread in every
+        axis, and the fit leaves under 4 % error with almost no samples off it. At the end a fit is refused,
+        and nothing is written, with the reason: too little rotation, a field that changed during the turn
+        (a magnet or steel nearby), a field strength outside the Earth's 25–65 µT, or no magnetometer.
+        A good fit is saved atomically; the file it replaces is kept as FILE.previous.
+
+        On a board where the headtrack service runs, the service holds the sensors: calibrate says so, or
+        with --restart-service (as root) stops the service, calibrates as the service's user, writes the
+        configured calibration file and starts the service again, also after Ctrl-C or a dropped ssh link.
+        From a laptop:  ssh -t pi@HOST sudo /opt/headtrack/current/headtrack calibrate --restart-service
+                          --config /etc/headtrack/config.json
 
         options:
-          --out FILE      calibration file (default: calibrationFile from the config,
-                          /var/lib/headtrack/calibration.json)
-          --i2c DEV       I²C bus (default from the config, else /dev/i2c-1)
-          --config FILE   JSON config
-          --duration S    give up turning after S seconds (default 180)
-          --skip-gyro     do not measure the gyro bias (keep the headset moving from the start)
-          --trace TRACE   calibrate from a recorded imu-trace v1 file instead of the sensors
-          --show          print the calibration file and exit
+          --out FILE          calibration file (default: calibrationFile from the config,
+                              /var/lib/headtrack/calibration.json)
+          --i2c DEV           I²C bus (default from the config, else /dev/i2c-1)
+          --config FILE       JSON config
+          --duration S        give up turning after S seconds (default 180)
+          --skip-gyro         do not measure the gyro bias (keep the headset moving from the start)
+          --restart-service   stop the running service first and start it again afterwards (needs root)
+          --service UNIT      systemd unit to stop and start (default headtrack)
+          --service-user U    user to calibrate and write the file as (default headtrack, the unit's User=)
+          --trace TRACE       calibrate from a recorded imu-trace v1 file instead of the sensors, with the
+                              same stop rule (the fit uses the samples up to where it is complete)
+          --show              print the calibration file and exit
         """
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
@@ -43,9 +58,13 @@ struct CalibrateCommand: Command {
         let out = try arguments.option("out") ?? config.calibrationFile
         let i2c = try arguments.option("i2c") ?? config.i2cDevice
         let duration = try arguments.double("duration") ?? 180
+        guard duration > 0 && duration <= 3600 else { throw CommandError("--duration must be between 0 and 3600 s", status: 2) }
         let trace = try arguments.option("trace")
         let skipGyro = arguments.flag("skip-gyro")
         let show = arguments.flag("show")
+        let restartService = arguments.flag("restart-service")
+        let unit = try arguments.option("service") ?? "headtrack"
+        let serviceUser = try arguments.option("service-user") ?? "headtrack"
         try arguments.finish()
         let store = CalibrationStore(path: out)
 
@@ -72,10 +91,53 @@ struct CalibrateCommand: Command {
             if session.phase == .keepStill {
                 throw CommandError("\(path) never holds still for \(fixed(settings.restSeconds, 0)) s: pass --skip-gyro to calibrate only the magnetometer")
             }
-        } else {
-            try runOnSensors(&session, config: config, i2c: i2c, duration: duration)
+            return try finish(session, store: store)
         }
-        return try finish(session, store: store)
+
+        // On the board: who holds the sensors decides what happens.
+        var lock: BusLock?
+        var busBusy = false
+        switch BusLock.take(i2c) {
+        case let .held(l): lock = l
+        case .busy: busBusy = true
+        case .unavailable: break   // openBus below reports a missing device
+        }
+        let service = ServiceControl(unit: unit)
+        let plan = InPlacePlan.decide(busBusy: busBusy, serviceActive: busBusy || restartService ? service.isActive : false,
+                                      restartRequested: restartService, isRoot: geteuid() == 0,
+                                      unit: unit, device: i2c, out: out)
+        switch plan {
+        case let .refuse(message):
+            throw CommandError(message)
+        case .calibrate:
+            defer { lock?.release() }
+            try runOnSensors(&session, config: config, i2c: i2c, duration: duration)
+            return try finish(session, store: store)
+        case .restartService:
+            guard let user = ServiceUser.lookup(serviceUser) else {
+                throw CommandError("no user '\(serviceUser)' on this board (the service's User=): pass --service-user, nothing changed")
+            }
+            ht_install_stop_handlers()
+            ht_install_hangup_handlers()
+            Console.out("stopping \(unit) to free the sensors")
+            try service.stop()
+            defer {
+                ServiceUser.becomeRootAgain()
+                Console.out(service.start() ? "\(unit) started again" : "could not start \(unit) again: run 'sudo systemctl start \(unit)'")
+            }
+            // The daemon releases the bus lock as it exits (TimeoutStopSec=5s): wait a little longer than that.
+            var waited = 0.0
+            while lock == nil && waited < 6 {
+                if case let .held(l) = BusLock.take(i2c) { lock = l; break }
+                var pause = timespec(tv_sec: 0, tv_nsec: 100_000_000)
+                nanosleep(&pause, nil)
+                waited += 0.1
+            }
+            defer { lock?.release() }
+            try user.become()
+            try runOnSensors(&session, config: config, i2c: i2c, duration: duration)
+            return try finish(session, store: store)
+        }
     }
 
     private static func runOnSensors(_ session: inout CalibrationSession, config: Config, i2c: String, duration: Double) throws {

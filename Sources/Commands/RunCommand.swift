@@ -55,6 +55,16 @@ struct RunCommand: Command {
         }
         try arguments.finish()
 
+        // Held for the daemon's life: `headtrack calibrate` sees it and offers to stop the service instead of
+        // fighting it for the sensors.
+        let busLock: BusLock?
+        switch BusLock.take(config.i2cDevice) {
+        case let .held(l): busLock = l
+        case .busy:
+            throw CommandError("another headtrack process (calibrate?) is using \(config.i2cDevice); start again when it has finished")
+        case .unavailable: busLock = nil
+        }
+        defer { busLock?.release() }
         var bus = try HardwareSession.openBus(config.i2cDevice)
         let driver = try HardwareSession.detectBoard(&bus, config: config, report: { if !quiet { Console.out($0) } })
         let lines: LinuxGPIOLines

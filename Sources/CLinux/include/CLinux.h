@@ -40,5 +40,15 @@ unsigned long ht_gpio_v2_set_values_ioctl(void);
 void ht_install_stop_handlers(void);
 /// Non-zero once SIGINT or SIGTERM arrived; returns the signal number.
 int ht_stop_requested(void);
+/// Also route SIGHUP (the ssh session dropped) into the stop flag and ignore SIGPIPE (writes to a terminal
+/// that is gone), so `calibrate --restart-service` still starts the service again.
+void ht_install_hangup_handlers(void);
+
+/// Takes an exclusive advisory lock (flock) on `path` without waiting: the fd (>= 0) holds it until closed;
+/// -EWOULDBLOCK when another process holds it, another -errno when the path cannot be opened.
+int ht_try_lock(const char *path);
+/// Runs `argv` (argv[0] looked up in PATH) and waits; its exit status, 128+signal, or -errno if it could not
+/// start. `quiet` sends its stdout and stderr to /dev/null.
+int ht_run_and_wait(char *const argv[], int quiet);
 
 #endif
