@@ -192,6 +192,9 @@ struct CalibrateCommand: Command {
                     + "\(fixed(fit.inlierFraction * 100, 1)) % of samples kept, \(Int((fit.coverage * 100).rounded())) % of directions, "
                     + "spread \(Int((fit.spread * 100).rounded())) %, \(fit.samples) distinct samples"
                     + (session.phase == .complete ? "" : " (stopped before the turn was complete; accepted by the looser final checks)"))
+        if !(25...65).contains(fit.fieldStrength) {
+            Console.out("note: the fitted field (\(fixed(fit.fieldStrength, 1)) µT) is outside the Earth's 25–65 µT: accepted, because an untrimmed sensor gain can put it there, but check for steel nearby")
+        }
         Console.out("saved \(store.path)" + (FileIO.exists(store.previousPath) ? " (previous kept as \(store.previousPath))" : ""))
         return 0
     }
