@@ -103,9 +103,11 @@ struct CalibrateCommand: Command {
         case .unavailable: break   // openBus below reports a missing device
         }
         let service = ServiceControl(unit: unit)
-        let plan = InPlacePlan.decide(busBusy: busBusy, serviceActive: busBusy || restartService ? service.isActive : false,
+        // Asked even when the bus is free: a service running an older binary takes no lock.
+        let plan = InPlacePlan.decide(busBusy: busBusy, serviceActive: service.isActive,
                                       restartRequested: restartService, isRoot: geteuid() == 0,
-                                      unit: unit, device: i2c, out: out)
+                                      unit: unit, device: i2c, out: out,
+                                      program: CommandLine.arguments.first ?? "headtrack")
         switch plan {
         case let .refuse(message):
             throw CommandError(message)
