@@ -61,8 +61,9 @@ public enum EllipsoidFit {
     public enum Failure: Error, Equatable, CustomStringConvertible {
         case noMagnetometer
         case tooFewSamples(Int, needed: Int)
-        /// The field direction did not change enough: spread (see `Result.spread`) and coverage, when known.
-        case tooLittleRotation(spread: Double, coverage: Double?)
+        /// The field direction did not change enough: spread (see `Result.spread`; before a fit, relative to
+        /// the weakest expected field) and coverage when known, with what is needed.
+        case tooLittleRotation(spread: Double, coverage: Double?, neededSpread: Double, neededCoverage: Double)
         /// Many samples lie off the ellipsoid the rest fit, or the rest fit it badly: the field itself changed.
         case fieldChanged(inlierFraction: Double, residual: Double, outlierRun: Int)
         /// The fitted field is not the Earth's.
@@ -76,9 +77,14 @@ public enum EllipsoidFit {
                 return "no magnetometer samples: this sensor or trace has no magnetometer (no mx,my,mz), so there is nothing to calibrate for heading"
             case let .tooFewSamples(n, needed):
                 return "only \(n) distinct magnetometer samples, at least \(needed) needed: turn the headset slowly in every direction"
-            case let .tooLittleRotation(spread, coverage):
-                let covered = coverage.map { ", \(Int(($0 * 100).rounded())) % of directions covered" } ?? ""
-                return "too little rotation (the field direction spread only \(fixedPercent(spread)) % of the field strength\(covered)): turn the headset about all three axes — nose up and down, ear to each shoulder, upside down — not just around one axis or from place to place"
+            case let .tooLittleRotation(spread, coverage, neededSpread, neededCoverage):
+                let measured: String
+                if let c = coverage {
+                    measured = "directions spread \(fixedPercent(spread)) % of the field strength (\(fixedPercent(neededSpread)) % needed), \(Int((c * 100).rounded())) % of directions covered (\(Int((neededCoverage * 100).rounded())) % needed)"
+                } else {
+                    measured = "the field barely moved: its spread is \(fixedPercent(spread)) % of the weakest Earth field, \(fixedPercent(neededSpread)) % needed"
+                }
+                return "too little rotation (\(measured)): turn the headset about all three axes — nose up and down, ear to each shoulder, upside down — not just around one axis or from place to place"
             case let .fieldChanged(inliers, residual, run):
                 return "the field changed during the turn (\(fixedPercent(1 - inliers)) % of samples off the ellipsoid, up to \(run) in a row, \(fixedPercent(residual)) % error on the rest): a magnet, speaker or steel moved near the headset, or it was carried past them; keep away from them and try again"
             case let .implausibleFieldStrength(strength, expected):
@@ -125,12 +131,12 @@ public enum EllipsoidFit {
         // A sensor that did not turn (a noise blob) or only slid about fits nonsense; say so before fitting.
         let raw = principalSpread(samples)
         if raw < criteria.minimumSpread * criteria.fieldRange.lowerBound && samples.count >= minimumSamples {
-            throw .tooLittleRotation(spread: raw / criteria.fieldRange.lowerBound, coverage: nil)
+            throw .tooLittleRotation(spread: raw / criteria.fieldRange.lowerBound, coverage: nil, neededSpread: criteria.minimumSpread, neededCoverage: criteria.minimumCoverage)
         }
         let result: Result
         do { result = try fitUnchecked(samples, samplesPerCell: criteria.samplesPerCell) } catch {
             // A flat or degenerate set comes from turning about one axis only.
-            if case .notAnEllipsoid = error { throw .tooLittleRotation(spread: 0, coverage: nil) }
+            if case .notAnEllipsoid = error { throw .tooLittleRotation(spread: 0, coverage: nil, neededSpread: criteria.minimumSpread, neededCoverage: criteria.minimumCoverage) }
             throw error
         }
         if let failure = check(result, criteria) { throw failure }
@@ -140,7 +146,7 @@ public enum EllipsoidFit {
     /// The first criterion `result` fails, in the order a user should fix them; nil when it passes.
     public static func check(_ result: Result, _ criteria: Criteria) -> Failure? {
         if result.spread < criteria.minimumSpread || result.coverage < criteria.minimumCoverage {
-            return .tooLittleRotation(spread: result.spread, coverage: result.coverage)
+            return .tooLittleRotation(spread: result.spread, coverage: result.coverage, neededSpread: criteria.minimumSpread, neededCoverage: criteria.minimumCoverage)
         }
         if result.inlierFraction < criteria.minimumInliers || result.relativeResidual > criteria.maximumResidual
             || result.longestOutlierRun > criteria.maximumOutlierRun {

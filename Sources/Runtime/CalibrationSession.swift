@@ -96,7 +96,8 @@ public struct CalibrationSession: Sendable {
         let kept = stopRule.samples.count
         if kept < EllipsoidFit.minimumSamples && stopRule.magnetometerSamplesSeen >= EllipsoidFit.minimumSamples {
             let spread = EllipsoidFit.principalSpread(stopRule.samples) / settings.acceptance.fieldRange.lowerBound
-            throw .tooLittleRotation(spread: spread, coverage: nil)
+            throw .tooLittleRotation(spread: spread, coverage: nil, neededSpread: settings.acceptance.minimumSpread,
+                                     neededCoverage: settings.acceptance.minimumCoverage)
         }
         let fit = try EllipsoidFit.fit(stopRule.samples, criteria: settings.acceptance)
         let quality = Calibration.FitQuality(fieldStrength: fit.fieldStrength, relativeResidual: fit.relativeResidual,

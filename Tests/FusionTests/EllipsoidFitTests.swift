@@ -46,7 +46,7 @@ import Testing
         do {
             _ = try EllipsoidFit.fit(measured(directions(400, zMin: 0.35)))
         } catch {
-            if case let .tooLittleRotation(_, c) = error { #expect((c ?? 0) < 0.4) } else { Issue.record("expected tooLittleRotation, got \(error)") }
+            if case let .tooLittleRotation(_, c, _, _) = error { #expect((c ?? 0) < 0.4) } else { Issue.record("expected tooLittleRotation, got \(error)") }
         }
     }
 
