@@ -57,8 +57,7 @@ struct CalibrateCommand: Command {
         let config = try HardwareSession.loadConfig(try arguments.option("config"))
         let out = try arguments.option("out") ?? config.calibrationFile
         let i2c = try arguments.option("i2c") ?? config.i2cDevice
-        let duration = try arguments.double("duration") ?? 180
-        guard duration > 0 && duration <= 3600 else { throw CommandError("--duration must be between 0 and 3600 s", status: 2) }
+        let duration = try arguments.duration() ?? 180
         let trace = try arguments.option("trace")
         let skipGyro = arguments.flag("skip-gyro")
         let show = arguments.flag("show")
@@ -95,13 +94,7 @@ struct CalibrateCommand: Command {
         }
 
         // On the board: who holds the sensors decides what happens.
-        var lock: BusLock?
-        var busBusy = false
-        switch BusLock.take(i2c) {
-        case let .held(l): lock = l
-        case .busy: busBusy = true
-        case .unavailable: break   // openBus below reports a missing device
-        }
+        let busBusy = busHeldElsewhere(i2c)
         let service = ServiceControl(unit: unit)
         // Asked even when the bus is free: a service running an older binary takes no lock.
         let plan = InPlacePlan.decide(busBusy: busBusy, serviceActive: service.isActive,
@@ -112,7 +105,6 @@ struct CalibrateCommand: Command {
         case let .refuse(message):
             throw CommandError(message)
         case .calibrate:
-            defer { lock?.release() }
             try runOnSensors(&session, config: config, i2c: i2c, duration: duration)
             return try finish(session, store: store)
         case .restartService:
@@ -127,15 +119,13 @@ struct CalibrateCommand: Command {
                 ServiceUser.becomeRootAgain()
                 Console.out(service.start() ? "\(unit) started again" : "could not start \(unit) again: run 'sudo systemctl start \(unit)'")
             }
-            // The daemon releases the bus lock as it exits (TimeoutStopSec=5s): wait a little longer than that.
+            // The daemon's lock goes when it exits (TimeoutStopSec=5s): wait a little longer than that.
             var waited = 0.0
-            while lock == nil && waited < 6 {
-                if case let .held(l) = BusLock.take(i2c) { lock = l; break }
+            while busHeldElsewhere(i2c) && waited < 6 {
                 var pause = timespec(tv_sec: 0, tv_nsec: 100_000_000)
                 nanosleep(&pause, nil)
                 waited += 0.1
             }
-            defer { lock?.release() }
             try user.become()
             try runOnSensors(&session, config: config, i2c: i2c, duration: duration)
             return try finish(session, store: store)

@@ -39,7 +39,7 @@ struct RunCommand: Command {
         var config = try HardwareSession.loadConfig(try arguments.option("config"))
         if let d = try arguments.option("i2c") { config.i2cDevice = d }
         if let c = try arguments.option("gpio-chip") { config.gpioChip = c }
-        let duration = try arguments.double("duration")
+        let duration = try arguments.duration()
         let quiet = arguments.flag("quiet")
         let readout: ImuReadout = arguments.flag("fifo") ? .fifo : .polling
         if let hz = try arguments.double("imu-hz") {
@@ -55,16 +55,6 @@ struct RunCommand: Command {
         }
         try arguments.finish()
 
-        // Held for the daemon's life: `headtrack calibrate` sees it and offers to stop the service instead of
-        // fighting it for the sensors.
-        let busLock: BusLock?
-        switch BusLock.take(config.i2cDevice) {
-        case let .held(l): busLock = l
-        case .busy:
-            throw CommandError("another headtrack process (calibrate?) is using \(config.i2cDevice); start again when it has finished")
-        case .unavailable: busLock = nil
-        }
-        defer { busLock?.release() }
         var bus = try HardwareSession.openBus(config.i2cDevice)
         let driver = try HardwareSession.detectBoard(&bus, config: config, report: { if !quiet { Console.out($0) } })
         let lines: LinuxGPIOLines

@@ -4,20 +4,19 @@ import Glibc
 import Musl
 #endif
 import CLinux
+import Hardware
 
-/// An exclusive advisory lock (flock) on the I²C device: `run` holds it for its whole life, so `calibrate`
-/// can tell that the sensors are already being read, whoever started the daemon.
-struct BusLock {
-    enum Outcome { case held(BusLock), busy, unavailable }
-    let fd: Int32
-
-    static func take(_ devicePath: String) -> Outcome {
-        let r = ht_try_lock(devicePath)
-        if r >= 0 { return .held(BusLock(fd: r)) }
-        return r == -EWOULDBLOCK || r == -EAGAIN ? .busy : .unavailable
+/// Whether another process holds the bus: `LinuxI2CBus` takes an exclusive POSIX lock on the device when it
+/// opens it (so `run` holds it for its whole life) and names the holder. Opening and closing again here only
+/// asks; the lock goes with the closed descriptor.
+func busHeldElsewhere(_ device: String) -> Bool {
+    do {
+        _ = try LinuxI2CBus(path: device)
+        return false
+    } catch {
+        if case .busInUse = error { return true }
+        return false
     }
-
-    func release() { close(fd) }
 }
 
 /// The systemd unit that runs `headtrack run` on a board, driven through `systemctl`.

@@ -33,24 +33,4 @@ import Testing
         }
         #expect(other.contains("another process"))
     }
-
-    @Test func theBusLockIsExclusiveAndFreedOnRelease() throws {
-        let path = "/tmp/headtrack-test-\(UInt32.random(in: 0...UInt32.max))-bus"
-        try FileIO.writeAtomically(path, [0])
-        defer { unlink(path) }
-        guard case let .held(first) = BusLock.take(path) else { Issue.record("first lock not taken"); return }
-        guard case .busy = BusLock.take(path) else { Issue.record("second lock must see the first"); return }
-        // calibrate on a bus someone holds refuses instead of reading the sensors alongside them.
-        var args = ["calibrate", "--i2c", path, "--out", path + ".json"]
-        #expect(HeadtrackCommand.run(&args) == 1)
-        #expect(!FileIO.exists(path + ".json"))
-        first.release()
-        guard case let .held(again) = BusLock.take(path) else { Issue.record("lock not freed"); return }
-        again.release()
-        #expect(BusLock.take("/nonexistent/i2c-9").isUnavailable)
-    }
-}
-
-extension BusLock.Outcome {
-    var isUnavailable: Bool { if case .unavailable = self { return true } else { return false } }
 }
