@@ -8,7 +8,7 @@ public enum EvalCalibrationCommand {
     public static let topic = "calibration"
     public static let summary = "magnetometer calibration on recordings: accepted or refused, and heading RMSE with known distortions"
     public static let help = """
-        usage: headtrack eval calibration PATH... [--clean-only]
+        usage: headtrack eval calibration PATH... [--clean-only] [--random N [--seed S]]
 
         For each imu-trace v1 file with magnetometer and truth columns (a directory means every *.csv in it):
           1. calibrates from the recording as it is, with the stop rule of 'headtrack calibrate --trace
@@ -21,6 +21,9 @@ public enum EvalCalibrationCommand {
 
         options:
           --clean-only   skip step 2
+          --random N     use N random distortions of the same size (30 µT hard iron in a random direction,
+                         gains ±20 %, cross terms ±0.12) instead of the three fixed ones
+          --seed S       seed for --random (default 1)
 
         example:
           headtrack eval calibration ../shared/data/attitude
@@ -28,6 +31,16 @@ public enum EvalCalibrationCommand {
 
     public static func run(_ arguments: inout Arguments) throws -> Int32 {
         let cleanOnly = arguments.flag("clean-only")
+        let randomCount = try arguments.double("random")
+        let seed = try arguments.double("seed") ?? 1
+        if let n = randomCount, !(n >= 1 && n <= 100 && n == n.rounded()) {
+            throw CommandError("--random must be a whole number from 1 to 100", status: 2)
+        }
+        guard seed >= 0 && seed <= 1e15 && seed == seed.rounded() else {
+            throw CommandError("--seed must be a whole number from 0 to 10^15", status: 2)
+        }
+        let distortions = cleanOnly ? [] : randomCount.map { MagnetometerDistortion.random(count: Int($0), seed: UInt64(seed)) }
+            ?? MagnetometerDistortion.standard
         let paths = try arguments.positionals()
         guard !paths.isEmpty else {
             throw CommandError("name trace files or a directory (e.g. ../shared/data/attitude)", status: 2)
@@ -40,7 +53,7 @@ public enum EvalCalibrationCommand {
                 throw CommandError("\(file) needs magnetometer and truth columns (mx,my,mz and qw,qx,qy,qz,moving)")
             }
             rows += CalibrationEvaluation.rows(trace: trace, name: AttitudeEvaluation.trialName(path: file),
-                                               distortions: cleanOnly ? [] : MagnetometerDistortion.standard)
+                                               distortions: distortions)
         }
         Console.write(1, CalibrationEvaluation.table(rows))
         return 0

@@ -1,5 +1,6 @@
 import Fusion
 import Runtime
+import Simulation
 
 /// A known magnetometer distortion to put on a clean recording: `distorted = softIron · raw + hardIron`.
 /// `softIron` is symmetric (the only part a calibration can see; an antisymmetric part is a rotation of the
@@ -28,6 +29,20 @@ public struct MagnetometerDistortion: Sendable, Equatable {
                                softIron: Matrix3(rows: Vector3(1.10, 0.05, -0.10), Vector3(0.05, 1.20, 0.12),
                                                  Vector3(-0.10, 0.12, 0.80))),
     ]
+
+    /// `count` random distortions of the same size as `standard`: 30 µT of hard iron in a random direction,
+    /// axis gains uniform in ±20 %, symmetric cross terms uniform in ±0.12. Reproducible from `seed`.
+    public static func random(count: Int, seed: UInt64) -> [MagnetometerDistortion] {
+        var rng = SeededRandom(seed: seed)
+        func u(_ half: Double) -> Double { (rng.uniform() * 2 - 1) * half }
+        return (0..<Swift.max(0, Swift.min(count, 1000))).map { i in
+            var h = Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian())
+            h = h / Swift.max(h.length, 1e-9) * 30
+            let xy = u(0.12), xz = u(0.12), yz = u(0.12)
+            let soft = Matrix3(rows: Vector3(1 + u(0.2), xy, xz), Vector3(xy, 1 + u(0.2), yz), Vector3(xz, yz, 1 + u(0.2)))
+            return MagnetometerDistortion(name: "r\(i + 1)", hardIron: h, softIron: soft)
+        }
+    }
 
     /// The trace with every magnetometer sample distorted; everything else (truth included) unchanged.
     public func applied(to trace: Trace) -> Trace {
