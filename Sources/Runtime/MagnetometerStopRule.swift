@@ -81,6 +81,13 @@ public struct MagnetometerStopRule: Sendable {
         }
     }
 
+    /// The latest fit found samples off the ellipsoid in runs: a magnet or steel nearby, worth telling the
+    /// user while they turn rather than only at the end.
+    public var isFieldChanging: Bool {
+        if case .fieldChanged = latestShortfall { return true }
+        return false
+    }
+
     /// Progress for the terminal: what the latest fit shows against what is needed.
     public var progressText: String {
         guard let fit = latest else {
@@ -90,6 +97,7 @@ public struct MagnetometerStopRule: Sendable {
         return "\(whole(fit.coverage * 100)) % of directions (need \(whole(need.minimumCoverage * 100))), "
             + "spread \(whole(fit.spread * 100)) % (need \(whole(need.minimumSpread * 100))), "
             + "fit error \(whole(fit.relativeResidual * 100)) %, field \(whole(fit.fieldStrength)) µT"
+            + (isFieldChanging ? " — the field is changing: move away from magnets, speakers and steel" : "")
     }
 }
 

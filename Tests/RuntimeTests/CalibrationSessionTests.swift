@@ -166,6 +166,7 @@ import Testing
                                  return abs(x) < 1 ? Vector3(40, -25, 10) * (1 - x * x) : .zero
                              })
         #expect(completed == nil, "the stop rule must not complete on a field that changed")
+        #expect(session.progressText(at: 120).contains("the field is changing"), "told while turning, not only at the end")
         do {
             _ = try session.result()
             Issue.record("a turn with a magnet passing was accepted")
