@@ -62,12 +62,15 @@ setsid "$deploy" "${ssh_args[@]}" --target-root "$R" --settle 0 --health-timeout
 gone_pid=$!
 if wait_for_call "systemctl restart" 30; then kill -KILL -- "-$gone_pid" 2>/dev/null; drop_connections; fi
 { wait "$gone_pid"; } 2>/dev/null
-# The board needs about 3 s for the failed start and the rollback; await waits for it under the deploy lock.
+# The board needs about 3 s for the failed start and the rollback, under the deploy lock.
+flock -w 60 "$R/run/headtrack-deploy.lock" true
+check "deploy.sh killed during the health check: the board rolls back alone and marks the release FAILED" \
+    eval '[ "$(link current)" = releases/v1 ] && test -f "$R/opt/headtrack/releases/v-gone/FAILED"'
 OUT=$(HEADTRACK_TARGET_ROOT=$R bash "$repo/deploy/remote-install.sh" await --version v-gone --timeout 60 2>&1)
 RC=$?
 show_output
-check "deploy.sh killed during the health check: the board rolls back alone and records it" \
-    eval '[ "$RC" = 3 ] && [ "$(link current)" = releases/v1 ] && test -f "$R/opt/headtrack/releases/v-gone/FAILED" && has "rolled back to v1"'
+check "... remote-install.sh await (what deploy.sh runs after reconnecting) reports it: exit 3" \
+    eval '[ "$RC" = 3 ] && has "ROLLED BACK to v1" && has "outcome: v-gone failed its health check"'
 
 # macOS gives TMPDIR about 50 characters; 100 here. Before: ssh refused "ControlPath too long" on every deploy.
 long_tmp=$T/long
