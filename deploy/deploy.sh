@@ -52,7 +52,8 @@ so a dropped connection does not stop them: deploy reconnects (for about three m
 
 exit status: 0 deployed; 1 usage or local error; 2 a board check failed, nothing changed;
              3 health check failed and the previous release is running again; 4 no working release could be
-             restored; 255 ssh failed.
+             restored; 255 ssh failed (after a dropped connection that the board outlived: it could not
+             reconnect for about three minutes); --calibrate: 130 interrupted, otherwise calibrate's status.
 EOF
 }
 
