@@ -560,7 +560,7 @@ exit_with_record() { # version
     [ "$(record_field version)" = "$1" ] ||
         die 1 "the last deploy recorded on the board is $(record_field version), not $1: another deploy has run since (see status)."
     state=$(record_field state)
-    if [ "$state" != done ]; then
+    if [ "$state" != "done" ]; then
         say "the activation of $1 stopped without a result (killed, or the board lost power): check it with status; current is $(link_target "$CURRENT")."
         exit 4
     fi
@@ -578,7 +578,9 @@ record_activation() { # exit status
 }
 
 cmd_activate() {
-    [ -n "$VERSION" ] && [ -d "$RELEASES/$VERSION" ] || die 1 "activate needs --version NAME of a release in ${RELEASES#"$R"}."
+    if [ -z "$VERSION" ] || [ ! -d "$RELEASES/$VERSION" ]; then
+        die 1 "activate needs --version NAME of a release in ${RELEASES#"$R"}."
+    fi
     # Started by install with the deploy lock on fd 9; alone (by hand) it takes the lock itself.
     trap '' HUP
     if { true >&9; } 2>/dev/null; then
@@ -701,7 +703,7 @@ cmd_status() {
         say "  $name$mark"
     done
     if [ -f "$RECORD" ]; then
-        if [ "$(record_field state)" = done ]; then
+        if [ "$(record_field state)" = "done" ]; then
             say "last deploy: $(record_field version) (started $(record_field started), finished $(record_field finished), exit $(record_field result)): $(record_field summary)"
         elif deploy_running; then
             say "last deploy: $(record_field version) (started $(record_field started)) is still running its health check"
@@ -741,7 +743,7 @@ whole_number() { # option value max
     case $2 in
         '' | *[!0-9]* | 0?*) die 1 "$1 $2: give a whole number from 0 to $3." ;;
     esac
-    [ "${#2}" -le 9 ] && [ "$2" -le "$3" ] || die 1 "$1 $2 is too large: at most $3."
+    if [ "${#2}" -gt 9 ] || [ "$2" -gt "$3" ]; then die 1 "$1 $2 is too large: at most $3."; fi
 }
 
 main() {

@@ -1,7 +1,8 @@
 # Sourced by deploy/tests/run.sh: --watch and --calibrate, which run headtrack on the board in a terminal.
 # The release's binary is replaced by a script that records how it was started (the fake ELF cannot run here);
 # runuser is a stand-in that records the user and runs the command (there is no user headtrack on this machine).
-# shellcheck shell=bash disable=SC2016
+# Variables and helpers come from run.sh (SC2154), and OUT/RC/calls are read by check (SC2034).
+# shellcheck shell=bash disable=SC2016,SC2154,SC2034
 
 echo "# terminal sessions on the board"
 

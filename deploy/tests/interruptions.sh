@@ -1,7 +1,8 @@
 # Sourced by deploy/tests/run.sh (its helpers, sshd and stand-ins): deploys that something interrupts.
 # Each case is a reproducer from issue 13 and failed before the fix: a stale `current.new` link, the connection
 # dropping during the health check, a long $TMPDIR.
-# shellcheck shell=bash disable=SC2016
+# Variables and helpers come from run.sh (SC2154), and OUT/RC/calls are read by check (SC2034).
+# shellcheck shell=bash disable=SC2016,SC2154,SC2034
 
 echo "# interrupted deploys"
 
@@ -28,8 +29,7 @@ drop_connections() { # kill the sshd processes below the listener (not the sessi
     done
 }
 wait_for_call() { # pattern seconds: until the stand-ins recorded a matching call
-    local i
-    for i in $(seq $(($2 * 10))); do
+    for _ in $(seq $(($2 * 10))); do
         if grep -qE -- "$1" "$SIM/calls"; then return 0; fi
         sleep 0.1
     done
