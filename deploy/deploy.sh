@@ -245,16 +245,21 @@ rc=\$?; rm -rf \"\$d\"; exit \$rc"
     rc=${PIPESTATUS[1]}
     set -e
     if [ "$rc" = 255 ] && ! grep -q 'Host key verification failed\|Permission denied' "$work/stderr"; then
-        activation=$(sed -n 's/^activation of \([^:]*\): running detached.*/\1/p' "$work/stderr" | tail -n 1)
-        if [ -n "$activation" ]; then
-            await_activation "$activation" || return $?
-            return 0
-        fi
+        outlived_by_board "$work/stderr" || return $?
         die 255 "the connection to $target dropped during the install, before the switch to the new release: the
 board still runs its previous release (a half-done set-up step is redone next time). Deploy again."
     fi
     explain_remote_failure "$rc"
     return "$rc"
+}
+
+# After ssh exit 255: if OUTPUT shows that the board had started an activation, wait for its outcome (and return
+# its status); else return 255 (the connection failed before anything was switched).
+outlived_by_board() { # output_file
+    local activation
+    activation=$(sed -n 's/^activation of \([^:]*\): running detached.*/\1/p' "$1" | tail -n 1)
+    [ -n "$activation" ] || return 255
+    await_activation "$activation"
 }
 
 # The board finishes an activation on its own (remote-install.sh runs it detached). After a dropped connection,
@@ -342,8 +347,17 @@ case $mode in
         esac
         exit 0 ;;
     rollback)
-        rc=0
-        remote_script rollback "${passthrough[@]}" || rc=$?
+        set +e
+        "${ssh_cmd[@]}" "$target" "$(as_root "bash -s -- $(quote rollback "${passthrough[@]}")")" <"$remote_install" \
+            2>"$work/stderr" | tee "$work/stdout"
+        rc=${PIPESTATUS[0]}
+        set -e
+        if [ "$rc" = 255 ] && ! grep -q 'Host key verification failed\|Permission denied' "$work/stderr"; then
+            rc=0
+            outlived_by_board "$work/stdout" || rc=$?
+        fi
+        explain_remote_failure "$rc"
+        grep -v '^Warning: Permanently added' "$work/stderr" >&2 || true
         [ "$rc" = 0 ] || die "$rc" "rollback on $target failed (see above)."
         say "rolled back on $target."
         exit 0 ;;

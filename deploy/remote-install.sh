@@ -17,7 +17,8 @@ commands:
   check                   board checks only: architecture, OS, systemd, root/sudo, free space; changes nothing
   install --bundle DIR    install the release in DIR (headtrack binary, board/, this script), set up the board,
                           switch /opt/headtrack/current, restart, health check, roll back automatically on failure
-  rollback                switch back to the previous release, restart, health check
+  rollback                switch back to the previous release, restart, health check (detached, like install's:
+                          if the previous release fails it, the current one is restored and the exit status is 3)
   status                  show releases, the current one, the last deploy's outcome, service state, a pending reboot
   await [--version NAME]  wait for the running activation (switch, health check, rollback) to finish, print its
                           log and exit with its status; deploy.sh runs this after a dropped connection
@@ -529,14 +530,14 @@ cmd_install() {
 # with its output in a file, so neither a dropped ssh connection (no SIGHUP, no SIGPIPE) nor a killed deploy.sh
 # stops it; install only follows the log and exits with the recorded result. The lock (fd 9) is inherited, so
 # no other deploy starts until the activation has finished.
-activate_detached() { # version
-    local version=$1 pid args=()
+activate_detached() { # version [script: a remote-install.sh that has `activate`, default the release's own]
+    local version=$1 script=${2:-$RELEASES/$1/remote-install.sh} pid args=()
     args=(activate --version "$version" --health-timeout "$HEALTH_TIMEOUT" --settle "$SETTLE" --keep "$KEEP")
     if [ -n "$TARGET_ROOT" ]; then args+=(--target-root "$TARGET_ROOT"); fi
     if [ "$CHANGED" = 1 ]; then args+=(--changed); fi
     write_record "version=$version" "state=running" "started=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
     install -m 0644 /dev/null "$ACTIVATION_LOG"
-    setsid bash "$RELEASES/$version/remote-install.sh" "${args[@]}" >"$ACTIVATION_LOG" 2>&1 </dev/null &
+    setsid bash "$script" "${args[@]}" >"$ACTIVATION_LOG" 2>&1 </dev/null &
     pid=$!
     say "activation of $version: running detached on the board (pid $pid, log ${ACTIVATION_LOG#"$R"}), so it finishes, rolling back on failure, even if the connection drops"
     tail -s 0.2 -n +1 --pid="$pid" -f "$ACTIVATION_LOG" 2>/dev/null || true
@@ -666,12 +667,20 @@ cmd_await() {
 }
 
 cmd_rollback() {
-    local old_current old_previous
+    local old_current old_previous script
     old_current=$(link_target "$CURRENT")
     old_previous=$(link_target "$PREVIOUS")
     [ -n "$old_previous" ] || die 1 "no previous release on the board (${PREVIOUS#"$R"} is missing): nothing to roll back to."
     [ -d "$OPT/$old_previous" ] || die 1 "${PREVIOUS#"$R"} points to $old_previous, which no longer exists."
     lock
+    # Like a deploy of the previous release: detached, and back to the current one if it fails its health check.
+    # That needs a remote-install.sh on the board that has `activate` (releases deployed before it do not).
+    if [ "$DRY_RUN" != 1 ]; then
+        for script in "$OPT/$old_previous/remote-install.sh" "$OPT/$old_current/remote-install.sh"; do
+            if grep -q '^cmd_activate()' "$script" 2>/dev/null; then activate_detached "${old_previous#releases/}" "$script"; fi
+        done
+        warn "neither release on the board can activate detached (both predate it): rolling back in this session."
+    fi
     switch_link "$CURRENT" "$old_previous"
     switch_link "$PREVIOUS" "$old_current"
     install_release_system_files "$OPT/$old_previous/board"

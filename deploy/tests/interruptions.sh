@@ -72,6 +72,20 @@ show_output
 check "... remote-install.sh await (what deploy.sh runs after reconnecting) reports it: exit 3" \
     eval '[ "$RC" = 3 ] && has "ROLLED BACK to v1" && has "outcome: v-gone failed its health check"'
 
+# The same for --rollback: its health check also runs detached, and deploy.sh picks up the outcome.
+with_deploy_sh cut deploy "$T/v2" v2
+echo 'delay=3' >>"$R/opt/headtrack/releases/v1/headtrack" # v1 now takes 3 s to become ready
+: >"$SIM/calls"
+"$deploy" "${ssh_args[@]}" --target-root "$R" --settle 0 --health-timeout 10 --rollback root@127.0.0.1 >"$T/cut.out" 2>&1 &
+cut_pid=$!
+if wait_for_call "systemctl restart" 30; then drop_connections; fi
+wait "$cut_pid"
+RC=$?
+OUT=$(cat "$T/cut.out")
+show_output
+check "dropped connection during a rollback's health check: the board finishes it, deploy reports success" \
+    eval '[ "$RC" = 0 ] && has "dropped" && has "READY received" && [ "$(link current)" = releases/v1 ] && [ "$(link previous)" = releases/v2 ]'
+
 # macOS gives TMPDIR about 50 characters; 100 here. Before: ssh refused "ControlPath too long" on every deploy.
 long_tmp=$T/long
 while [ "${#long_tmp}" -lt 100 ]; do long_tmp=${long_tmp}x; done
