@@ -1,4 +1,5 @@
 import Fusion
+import Geometry
 import Gestures
 import Runtime
 import Sensors
@@ -34,7 +35,7 @@ struct ReplayCommand: Command {
         if let m = try arguments.option("mount") {
             do { settings.mount = try Mount(parsing: m) } catch { throw CommandError(error.description, status: 2) }
         }
-        settings.calibration = try loadCalibration(try arguments.option("calibration"))
+        settings.calibration = try CalibrationOption.load(try arguments.option("calibration"))
         let eventsPath = try arguments.outputPath("events", allowStandardOutput: true)
         let attitudePath = try arguments.outputPath("attitude", allowStandardOutput: true)
         let plotPath = try arguments.outputPath("plot")
@@ -93,15 +94,18 @@ struct ReplayCommand: Command {
         return 0
     }
 
-    /// The calibration named by `--calibration`, or none; an unreadable or invalid file is an error.
-    static func loadCalibration(_ path: String?) throws -> Calibration {
-        guard let p = path else { return .none }
-        do { return try CalibrationStore(path: p).load() } catch { throw CommandError(error.description) }
-    }
-
     static func open(_ path: String) throws -> BufferedFileWriter {
         do { return path == "-" ? try BufferedFileWriter(standardOutput: ()) : try BufferedFileWriter(path: path) } catch {
             throw CommandError(error.description)
         }
+    }
+}
+
+/// `--calibration FILE` of `replay` and `eval attitude`: the file, or none; an unreadable or invalid file is an
+/// error (exit 1), never a silent fallback, because the point is to check that very file.
+public enum CalibrationOption {
+    public static func load(_ path: String?) throws -> Calibration {
+        guard let p = path else { return .none }
+        do { return try CalibrationStore(path: p).load() } catch { throw CommandError(error.description) }
     }
 }

@@ -1,4 +1,5 @@
 import Fusion
+import Geometry
 
 /// Decides when the headset has been turned through enough directions: keeps one magnetometer sample per few
 /// µT of field change (so a still sensor adds almost nothing and a fast turn is not over-weighted), refits the

@@ -2,9 +2,11 @@
 import Glibc
 #endif
 import Fusion
+import Geometry
 import Runtime
 import Testing
 @testable import Commands
+import LabCommands
 
 /// End to end on a real recording (32 s of BROAD trial 21, fast combined motion, CC BY 4.0: see
 /// Tests/EvaluationTests/Fixtures/LICENSE-NOTE.md): put a known hard and soft iron on its magnetometer,
@@ -24,6 +26,11 @@ import Testing
     func run(_ args: [String]) -> Int32 {
         var a = args
         return HeadtrackCommand.run(&a)
+    }
+
+    func lab(_ args: [String]) -> Int32 {
+        var a = args
+        return LabCommand.run(&a)
     }
 
     func temporaryPath(_ name: String) -> String {
@@ -93,7 +100,7 @@ import Testing
         #expect(uncalibrated > clean + 20, "uncalibrated distorted \(uncalibrated)° vs clean \(clean)°")
         #expect(abs(calibrated - clean) < 1.0, "calibrated \(calibrated)° vs clean \(clean)°")
         // eval attitude takes the same file and scores the same pipeline.
-        #expect(run(["eval", "attitude", distorted, "--mode", "9d", "--calibration", calibration]) == 0)
+        #expect(lab(["eval", "attitude", distorted, "--mode", "9d", "--calibration", calibration]) == 0)
     }
 
     @Test func aRealTraceThatBarelyTurnsIsRefusedForTooLittleRotation() throws {

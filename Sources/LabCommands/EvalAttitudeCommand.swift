@@ -3,8 +3,9 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Commands
 import Evaluation
-import Fusion
+import Geometry
 import Runtime
 
 /// `headtrack eval attitude`: the BROAD attitude benchmark (or any trace with truth columns).
@@ -42,7 +43,7 @@ public enum EvalAttitudeCommand {
         let modeText = try arguments.option("mode") ?? "both"
         let asJSON = arguments.flag("json")
         let synthetic = arguments.flag("synthetic")
-        let calibration = try ReplayCommand.loadCalibration(try arguments.option("calibration"))
+        let calibration = try CalibrationOption.load(try arguments.option("calibration"))
         let paths = try arguments.positionals()
         let modes: [AttitudeMode]
         switch modeText {
