@@ -13,16 +13,19 @@
 #
 # Environment:
 #   HEADTRACK_SDK_CACHE      cache folder (see above)
+#   HEADTRACK_SDK_LOCK       pin file to use instead of scripts/board-sdk/packages.lock (the tests' wrong pins)
 #   HEADTRACK_DEBIAN_MIRROR  Debian archive to download from (default http://deb.debian.org/debian). When a pinned
 #                            version has left the archive, a snapshot still has it, e.g.
 #                            https://snapshot.debian.org/archive/debian/20251201T000000Z
+# --print-sysroot prepares the sysroot and runtime and prints the sysroot's path instead of building (for
+# qemu-aarch64-static -L SYSROOT, which runs the binary here).
 # Only 64-bit ARM: Debian packages Swift for arm64 but not for armhf, so there is no 32-bit runtime to link.
 # Exit status: 0 built; 1 usage, missing tool, download or check failed; 2 the build failed.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(dirname "$here")
-lock=$here/board-sdk/packages.lock
+lock=${HEADTRACK_SDK_LOCK:-$here/board-sdk/packages.lock}
 shim_source=$here/board-sdk/isoc23-shim.c
 cache=${HEADTRACK_SDK_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/headtrack/board-sdk}
 mirror=${HEADTRACK_DEBIAN_MIRROR:-http://deb.debian.org/debian}
@@ -30,10 +33,12 @@ triple=aarch64-unknown-linux-gnu
 # Raspberry Pi OS bookworm has glibc 2.36: a binary that needs more would not start there.
 max_glibc=2.36
 
+print_sysroot=0
 case ${1:-} in
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    --print-sysroot) print_sysroot=1 ;;
     "") ;;
-    *) echo "usage: scripts/build-board.sh [--help]  (settings come from the environment)" >&2; exit 1 ;;
+    *) echo "usage: scripts/build-board.sh [--print-sysroot | --help]  (settings come from the environment)" >&2; exit 1 ;;
 esac
 
 log() { printf 'build-board: %s\n' "$*" >&2; }
@@ -199,6 +204,7 @@ prepare_runtime() {
 
 prepare_sysroot
 prepare_runtime
+if [ "$print_sysroot" = 1 ]; then echo "$sysroot"; exit 0; fi
 shim=$cache/isoc23-shim-$(sha256sum "$shim_source" | cut -c1-12).o
 if [ ! -f "$shim" ]; then
     "$clang" --target=aarch64-linux-gnu --sysroot="$sysroot" -O2 -Wall -Werror -c "$shim_source" -o "$shim.tmp" &&
