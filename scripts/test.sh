@@ -2,7 +2,9 @@
 # One command that installs what is missing and runs every test suite:
 #   1. swift test (unit, simulated-hardware and recorded-trace tests)
 #   2. Tests/hil/run.sh  (the real Linux I²C and GPIO drivers in a VM), when present
-#   3. deploy/tests/run.sh (deploy to a real SSH server on 127.0.0.1), when present
+#   3. Tests/board/run.sh (the cross-built aarch64 binary under qemu-user against the native build)
+#   4. Tests/hil/run.sh --arch arm64 (the same VM checks on Debian's arm64 kernel with the cross-built binary)
+#   5. deploy/tests/run.sh (deploy to a real SSH server on 127.0.0.1), when present
 # Prints one line per suite and ends with "suites: N passed, M failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +17,8 @@ run_suite() {
 }
 run_suite "swift test" swift test
 [ -x Tests/hil/run.sh ] && run_suite "kernel VM test" Tests/hil/run.sh
+[ -x Tests/board/run.sh ] && run_suite "board binary under qemu-user" Tests/board/run.sh
+[ -x Tests/hil/run.sh ] && [ -x scripts/build-board.sh ] && run_suite "kernel VM test arm64" Tests/hil/run.sh --arch arm64
 [ -x deploy/tests/run.sh ] && run_suite "deploy test" deploy/tests/run.sh
 echo
 printf '%s\n' "${report[@]}"
