@@ -125,7 +125,9 @@ fetch() { # suite package version sha256
     local suite=$1 package=$2 version=$3 want=$4 listed file got
     file=$(deb_file "$package" "$version")
     if [ -f "$file" ] && [ "$(sha256sum "$file" | cut -d' ' -f1)" = "$want" ]; then return 0; fi
-    [ -f "$apt_dir/sources.list" ] && [ -n "$(ls "$apt_dir/lists" 2>/dev/null | grep Packages)" ] || update_lists
+    # Lists from another mirror (HEADTRACK_DEBIAN_MIRROR changed) or none yet: read them first.
+    grep -qF " $mirror " "$apt_dir/sources.list" 2>/dev/null && ls "$apt_dir/lists" 2>/dev/null | grep -q Packages ||
+        update_lists
     listed=$(archive_sha256 "$package" "$version")
     if [ -z "$listed" ] && [ "$lists_fresh" = 0 ]; then update_lists; listed=$(archive_sha256 "$package" "$version"); fi
     if [ -z "$listed" ]; then
