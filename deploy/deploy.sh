@@ -15,7 +15,7 @@ usage: deploy/deploy.sh [options] user@host
 Deploy headtrack to a Raspberry Pi over ssh (key authentication, verified host key, passwordless sudo).
 
 what to install (default: build it here with scripts/build-board.sh, aarch64 from Debian's packages; the first
-build downloads about 420 MB into ~/.cache/headtrack/board-sdk and takes a few minutes, later ones seconds):
+build downloads about 430 MB into ~/.cache/headtrack/board-sdk and takes a few minutes, later ones seconds):
   --binary PATH          a headtrack binary built elsewhere for the board
   --swift-sdk NAME       cross-compile here: swift build -c release --swift-sdk NAME (e.g. aarch64-swift-linux-musl)
   --build-on-board       copy the sources to the board and build there (needs a Swift toolchain and >= 2 GB RAM)
