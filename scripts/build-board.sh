@@ -113,7 +113,7 @@ Full log: $apt_dir/update.log"
 
 # Prints the archive's SHA256 for package=version, empty when the lists do not have that version.
 archive_sha256() { # package version
-    apt-cache "${apt_opts[@]}" show "$1=$2" 2>/dev/null | sed -n 's/^SHA256: //p' | head -1
+    { apt-cache "${apt_opts[@]}" show "$1=$2" 2>/dev/null || true; } | sed -n 's/^SHA256: //p' | head -1
 }
 
 # Where apt-get download puts package=version (every pinned package is Architecture: arm64; an epoch's ':' is
