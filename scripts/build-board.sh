@@ -126,7 +126,7 @@ fetch() { # suite package version sha256
     file=$(deb_file "$package" "$version")
     if [ -f "$file" ] && [ "$(sha256sum "$file" | cut -d' ' -f1)" = "$want" ]; then return 0; fi
     # Lists from another mirror (HEADTRACK_DEBIAN_MIRROR changed) or none yet: read them first.
-    grep -qF " $mirror " "$apt_dir/sources.list" 2>/dev/null && ls "$apt_dir/lists" 2>/dev/null | grep -q Packages ||
+    grep -qF " $mirror " "$apt_dir/sources.list" 2>/dev/null && compgen -G "$apt_dir/lists/*_Packages*" >/dev/null ||
         update_lists
     listed=$(archive_sha256 "$package" "$version")
     if [ -z "$listed" ] && [ "$lists_fresh" = 0 ]; then update_lists; listed=$(archive_sha256 "$package" "$version"); fi
