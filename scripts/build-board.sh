@@ -19,6 +19,8 @@
 #                            https://snapshot.debian.org/archive/debian/20251201T000000Z
 # --print-sysroot prepares the sysroot and runtime and prints the sysroot's path instead of building (for
 # qemu-aarch64-static -L SYSROOT, which runs the binary here).
+# --repin moves every pin to the version its suite has today, with the archive's SHA256, rewrites the pin file
+# (comments kept) and says what changed; nothing is built. Then build, run scripts/test.sh, commit the file.
 # Only 64-bit ARM: Debian packages Swift for arm64 but not for armhf, so there is no 32-bit runtime to link.
 # Exit status: 0 built; 1 usage, missing tool, download or check failed; 2 the build failed.
 set -euo pipefail
@@ -33,12 +35,13 @@ triple=aarch64-unknown-linux-gnu
 # Raspberry Pi OS bookworm has glibc 2.36: a binary that needs more would not start there.
 max_glibc=2.36
 
-print_sysroot=0
+print_sysroot=0 repin=0
 case ${1:-} in
     -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     --print-sysroot) print_sysroot=1 ;;
+    --repin) repin=1 ;;
     "") ;;
-    *) echo "usage: scripts/build-board.sh [--print-sysroot | --help]  (settings come from the environment)" >&2; exit 1 ;;
+    *) echo "usage: scripts/build-board.sh [--print-sysroot | --repin | --help]  (settings come from the environment)" >&2; exit 1 ;;
 esac
 
 log() { printf 'build-board: %s\n' "$*" >&2; }
@@ -135,8 +138,8 @@ fetch() { # suite package version sha256
 The archive has: $(apt-cache "${apt_opts[@]}" madison "$package" 2>/dev/null | awk -F'|' -v s="$suite" '$3 ~ s"/" { gsub(/ /, "", $2); printf "%s ", $2 }')
 Either download from a snapshot that still has it:
   HEADTRACK_DEBIAN_MIRROR=https://snapshot.debian.org/archive/debian/<date>T000000Z scripts/build-board.sh
-or move the pin to the archive's version (version and SHA256 from: apt-cache show $package, under these lists),
-then run the tests (scripts/test.sh) before deploying. Nothing was built."
+or move the pins to what the archive has now: scripts/build-board.sh --repin (then run scripts/test.sh and
+commit $lock). Nothing was built."
     fi
     [ "$listed" = "$want" ] || die 1 "Debian's package list gives $package $version the SHA256 $listed,
 but $lock pins $want: the archive's file is not the one this build was checked with (a rebuilt package, or a
@@ -152,6 +155,26 @@ mirror serving something else). Nothing was built; check the mirror before chang
     [ "$got" = "$want" ] || { rm -f "$file"; die 1 "$package $version downloaded with SHA256 $got, pinned $want: removed, nothing was built."; }
 }
 
+
+# Rewrites the pin file with each package's version in its suite today (apt-cache madison lists the candidate
+# first) and that version's SHA256 from the signed lists.
+repin_all() {
+    local line kind suite package version sha newest newsha changed=0
+    update_lists
+    while IFS= read -r line; do
+        case $line in "" | "#"*) printf '%s\n' "$line"; continue ;; esac
+        read -r kind suite package version sha <<<"$line"
+        newest=$(apt-cache "${apt_opts[@]}" madison "$package" 2>/dev/null |
+            awk -F'|' -v s=" $suite/" 'index($3, s) { gsub(/ /, "", $2); print $2; exit }')
+        [ -n "$newest" ] || die 1 "Debian $suite has no $package any more: $lock needs a replacement by hand."
+        newsha=$(archive_sha256 "$package" "$newest")
+        if [ "$newest" != "$version" ] || [ "$newsha" != "$sha" ]; then log "$package: $version -> $newest"; changed=1; fi
+        printf '%-8s %-8s %-16s %-18s %s\n' "$kind" "$suite" "$package" "$newest" "$newsha"
+    done <"$lock" >"$lock.new"
+    mv "$lock.new" "$lock"
+    if [ "$changed" = 1 ]; then log "pins moved in $lock: build, run scripts/test.sh, then commit it"; else log "every pin is current"; fi
+}
+[ "$repin" = 0 ] || { repin_all; exit 0; }
 
 # MARK: - sysroot and runtime
 

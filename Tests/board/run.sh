@@ -8,7 +8,7 @@
 #   probe --i2c /dev/i2c-nonexistent        a missing bus: a clear error and a non-zero exit
 #   replay <recorded nodding> --events --attitude   a real recording (Tests/GesturesTests/Fixtures/st26_nod.csv)
 # and checks that build-board.sh refuses a pin whose SHA256 differs from the archive's, and a version the archive
-# does not have, with a message that says so and without building.
+# does not have, with a message that says so and without building, and that --repin repairs the latter.
 # Prints one line per check and "N passed, M failed" last; exits non-zero if any failed.
 #
 # Environment: HEADTRACK_BOARD_BIN (aarch64 binary to test; default: build it), HEADTRACK_BIN (native one),
@@ -104,6 +104,15 @@ if [ "$rc" = 1 ] && grep -q 'no longer has libi2c0 9.9-9' <<<"$out" && grep -q '
     pass "a pinned version the archive does not have: says so, points to snapshot.debian.org, builds nothing"
 else
     fail "a pinned version the archive does not have: says so, builds nothing (exit $rc)" "$out"
+fi
+
+cp "$T/bad-version.lock" "$T/repinned.lock"
+out=$(HEADTRACK_SDK_LOCK=$T/repinned.lock "$repo/scripts/build-board.sh" --repin 2>&1); rc=$?
+if [ "$rc" = 0 ] && cmp -s "$lock" "$T/repinned.lock" && grep -q 'libi2c0: 9.9-9 -> ' <<<"$out"; then
+    pass "--repin moves the missing version back to the archive's, giving the shipped pin file byte for byte"
+else
+    fail "--repin moves the missing version back to the archive's (exit $rc)" "$out
+$(diff "$lock" "$T/repinned.lock")"
 fi
 
 echo "$passed passed, $failed failed"
