@@ -5,6 +5,7 @@
 #   3. Tests/board/run.sh (the cross-built aarch64 binary under qemu-user against the native build)
 #   4. Tests/hil/run.sh --arch arm64 (the same VM checks on Debian's arm64 kernel with the cross-built binary)
 #   5. deploy/tests/run.sh (deploy to a real SSH server on 127.0.0.1), when present
+#   6. deploy/tests/syscalls.sh (the unit's system call filter against a traced simulated run), when present
 # Prints one line per suite and ends with "suites: N passed, M failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +21,7 @@ run_suite "swift test" swift test
 [ -x Tests/board/run.sh ] && run_suite "board binary under qemu-user" Tests/board/run.sh
 [ -x Tests/hil/run.sh ] && [ -x scripts/build-board.sh ] && run_suite "kernel VM test arm64" Tests/hil/run.sh --arch arm64
 [ -x deploy/tests/run.sh ] && run_suite "deploy test" deploy/tests/run.sh
+[ -x deploy/tests/syscalls.sh ] && run_suite "unit syscall filter" deploy/tests/syscalls.sh
 echo
 printf '%s\n' "${report[@]}"
 echo "suites: $passed passed, $failed failed"

@@ -5,6 +5,7 @@ import Musl
 #endif
 import CLinux
 import Fusion
+import Geometry
 import Hardware
 import Runtime
 import Sensors

@@ -1,4 +1,5 @@
 import Fusion
+import Geometry
 import Runtime
 
 /// Whether the filter may use the magnetometer: 9D (accelerometer, gyroscope, magnetometer) or 6D (no

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Geometry
 
 /// Magnetometer correction: `corrected = softIron * (raw - hardIron)`.
 ///

@@ -1,4 +1,5 @@
 import Fusion
+import Geometry
 
 /// The guided calibration, as a value fed with raw samples: first the headset lies still (gyro bias), then it
 /// is turned in every direction (magnetometer ellipsoid). The terminal command and the tests drive it alike.

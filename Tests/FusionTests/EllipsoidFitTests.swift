@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Testing
 @testable import Fusion
+import Geometry
 
 @Suite struct EllipsoidFitTests {
     /// Directions spread over the whole sphere (a spiral), or over the cap z > zMin.

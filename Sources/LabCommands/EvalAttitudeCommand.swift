@@ -3,8 +3,9 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Commands
 import Evaluation
-import Fusion
+import Geometry
 import Runtime
 
 /// `headtrack eval attitude`: the BROAD attitude benchmark (or any trace with truth columns).
