@@ -32,6 +32,8 @@ public struct GestureDetector: GestureRecognizer {
     private var smoothedGyro = Vector3.zero
     private var lastTime = -Double.infinity
     private var lastEvent = -Double.infinity
+    /// When the detector saw its first sample (s).
+    private var startTime = -Double.infinity
     private var pendingFlick = PendingFlick.none
     /// The smoothing coefficient for the last sample interval: `exp` only when the interval changes by more
     /// than 1 % (a steady sensor clock computes it once).
@@ -61,6 +63,7 @@ public struct GestureDetector: GestureRecognizer {
             self = GestureDetector(settings: settings)
             smoothedGyro = gyro
             lastTime = t
+            startTime = t
             nod = HalfWaveTracker(startTime: t)
             shake = HalfWaveTracker(startTime: t)
             return nil
@@ -136,7 +139,9 @@ public struct GestureDetector: GestureRecognizer {
         if isNod && c.leadIn > settings.maxLeadIn { return false }
         guard c.pause <= settings.maxTurnPause else { return false }
         if c.swings == 2 {
-            guard c.largestAngle <= settings.maxTwoSwingAngle else { return false }
+            guard c.largestAngle <= settings.maxTwoSwingAngle, c.largestAngle >= settings.minTwoSwingAngle else {
+                return false
+            }
             // Positive rotation about the left axis tips the nose (x forward) down.
             if isNod && settings.headAxesKnown && c.firstRotation.dot(left) <= 0 { return false }
         }

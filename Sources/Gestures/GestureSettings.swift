@@ -50,7 +50,7 @@ extension GestureDetector {
     ///
     /// | movement | model range |
     /// |---|---|
-    /// | nod | 1–4 cycles, first cycle down-up [Mori, Den & Jokinen 2025, PLOS ONE 20:e0323448: a nod is 1 or more up/down cycles, the last one smaller]; 5–20° each way; swing peak rates 30–150 °/s, the return swing of a gentle single nod 30–45 °/s (the held-out phone-API measurement in issue 11: median 45 °/s); 0.8–3 Hz, listeners' quick nods up to 6 Hz [Hale et al. 2020, J. Nonverbal Behav. 44:63: fast nodding at 2.6–6.5 Hz] |
+    /// | nod | 1–4 cycles, first cycle down-up [Mori, Den & Jokinen 2025, PLOS ONE 20:e0323448: a nod is 1 or more up/down cycles, the last one smaller]; 6–20° each way; swing peak rates 30–150 °/s, the return swing of a gentle single nod 30–45 °/s (the held-out phone-API measurement in issue 11: median 45 °/s); 0.8–3 Hz, listeners' quick nods up to 6 Hz [Hale et al. 2020, J. Nonverbal Behav. 44:63: fast nodding at 2.6–6.5 Hz] |
     /// | shake | one left-right (two swings) to 6 swings; 8–30° each way [Funk et al. 2015, J. Appl. Biomech. 31:170: vigorous shaking 20–91° range of motion at 1.9–4.7 Hz]; swing peaks 30–250 °/s; no pause at the turning points (an oscillation) |
     /// | glance | out 20–80° at 100–300 °/s [gaze-shift head movements, Zangemeister & Stark 1982; Fuller 1992], a hold of 0.35–2 s while the eyes fixate, back |
     /// | looking around | 20–90° turns at 20–60 °/s, one after another |
@@ -101,6 +101,10 @@ extension GestureDetector {
         /// while the eyes fixate, so a glance and back is no shake. Three or more swings need no such rule.
         public var maxTurnPause = 0.25
 
+        /// The larger swing of a two-swing gesture must turn the head at least this far (rad): 6°, the
+        /// smallest single nod of the model; walking's pitch rocking (±1.5–3°) stays under it.
+        public var minTwoSwingAngle = 6 * Units.radiansPerDegree
+
         /// A swing of a two-swing gesture may turn the head at most this far (rad): 45°, one side of the
         /// widest vigorous shake (Funk et al.: 91° range). Glances may go further.
         public var maxTwoSwingAngle = 45 * Units.radiansPerDegree
@@ -117,6 +121,10 @@ extension GestureDetector {
         /// starts after a pause of brisk pitch movement. The price: a nod made while walking is not reported,
         /// and the first steps of a walk may be taken for one (see the closing note).
         public var maxLeadIn = 2.0
+
+        /// A gesture's first swing must begin at least this long after the detector started (s): 0.5 s, so
+        /// the head's motion before it is known (a walk already under way at power-on is not a nod).
+        public var settleTime = 0.5
 
         /// The gesture axis must dominate: a swing's peak must be at least this many times the largest change
         /// of the rate about the other axes during it. 2 keeps the rotation axis within ~27° of the gesture

@@ -26,6 +26,10 @@ public struct Config: Sendable, Equatable {
     public var declinationDegrees = 0.0
     public var flicks = false
     public var gesturePreset = "normal"
+    /// How gentle a nod or shake may be (`gestures.nodShake`): sensitive, normal (default) or firm.
+    public var nodShakePreset = GesturePreset.normal
+    /// The config names a `mount`: the head's axes are known, so a nod is pitch and a tilt is no nod.
+    public var mountGiven = false
     public var cooldown = 0.5
     public var calibrationFile = "/var/lib/headtrack/calibration.json"
 
@@ -82,7 +86,7 @@ public struct Config: Sendable, Equatable {
         s.mount = mount
         s.compass.declinationDegrees = declinationDegrees
         s.gestures = GestureDetector.Settings(flicks: flicks, preset: FlickPreset(rawValue: gesturePreset) ?? .normal,
-                                              cooldown: cooldown)
+                                              gestures: nodShakePreset, cooldown: cooldown, headAxesKnown: mountGiven)
         return s
     }
 }
@@ -178,12 +182,13 @@ struct ConfigReader {
             case "mount":
                 let text = try string(v, "mount")
                 do { c.mount = try Mount(parsing: text) } catch { throw fail("mount", error.description) }
+                c.mountGiven = true
             case "magnetometerMount":
                 let text = try string(v, k)
                 do { c.magnetometerMount = try Mount(parsing: text) } catch { throw fail(k, error.description) }
             case "declinationDeg": c.declinationDegrees = try number(v, k, range: -180...180)
             case "gestures":
-                for (k2, v2) in try object(v, at: "gestures", allowed: ["flicks", "preset", "cooldownS"]) {
+                for (k2, v2) in try object(v, at: "gestures", allowed: ["flicks", "preset", "nodShake", "cooldownS"]) {
                     let key = "gestures." + k2
                     switch k2 {
                     case "flicks": c.flicks = try bool(v2, key)
@@ -192,6 +197,12 @@ struct ConfigReader {
                         guard ["sensitive", "normal", "firm"].contains(c.gesturePreset) else {
                             throw fail(key, "'\(c.gesturePreset)' is not one of sensitive, normal, firm")
                         }
+                    case "nodShake":
+                        let name = try string(v2, key)
+                        guard let preset = GesturePreset(rawValue: name) else {
+                            throw fail(key, "'\(name)' is not one of sensitive, normal, firm")
+                        }
+                        c.nodShakePreset = preset
                     default: c.cooldown = try number(v2, key, range: 0...10)
                     }
                 }

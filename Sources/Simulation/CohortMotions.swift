@@ -42,7 +42,7 @@ enum CohortMotions {
             let downPeak = r.range(40, 150)
             let returnPeak = gentle ? returnPeak0 : max(30, downPeak * r.range(0.6, 1.0))
             // The return must fit a 0.62 s swing at its peak rate, which bounds the angle.
-            let angle = min(r.range(5, 20), longestSwing * 2 * returnPeak / Double.pi)
+            let angle = min(r.range(6, 20), longestSwing * 2 * returnPeak / Double.pi)
             add(angle, peak: downPeak, pauseAfter: r.range(0, 0.08))
             add(-angle, peak: returnPeak, pauseAfter: 0)
         case .nods:
