@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Fusion
+import Geometry
 
 /// The movements of the cohort, each drawn from the range the gesture model gives for it (the table in
 /// `GestureDetector.Settings`). Angles in degrees and rates in °/s where they are drawn, radians in the

@@ -3,8 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Fusion
-import Sensors
+import Geometry
 
 /// What a cohort trial contains: one gesture, or a stretch of a movement that is not a gesture.
 public enum CohortKind: String, Sendable, CaseIterable {

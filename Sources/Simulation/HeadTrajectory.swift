@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Fusion
+import Geometry
 
 /// Head motion written as yaw, pitch and roll (Z-Y-X Euler angles, pitch positive nose-down, yaw positive
 /// to the left) made of swings and oscillations with closed-form angle and rate, so a synthetic wearer's
