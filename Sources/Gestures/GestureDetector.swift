@@ -18,7 +18,7 @@ public protocol GestureRecognizer: Sendable {
 /// when the mount names it (`Settings.headAxesKnown`), so roll toward a shoulder is no nod; without a mount,
 /// about any horizontal axis (nod and shake still come out right, but a tilt looks like a nod).
 ///
-/// A gesture is a run of alternating swings begun from a still head (see `Settings` for the gesture model
+/// A gesture is a run of alternating swings, a nod not inside an ongoing gait rhythm (see `Settings` for the gesture model
 /// each rule comes from). It is reported once, during its completing swing as soon as that swing is past its
 /// peak, with its start and the swings seen so far; the run then goes on silently until it stops.
 ///
@@ -132,7 +132,7 @@ public struct GestureDetector: GestureRecognizer {
 
     // MARK: Deciding
 
-    /// The run rules of the gesture model (see `Settings`): begun from a still head; a two-swing gesture
+    /// The run rules of the gesture model (see `Settings`): a nod not inside a long oscillation; a two-swing gesture
     /// reverses without a hold and stays within one side of a vigorous shake; with a mount, a two-swing nod
     /// starts nose-down.
     private func isCertain(_ c: Completion, nod isNod: Bool, left: Vector3) -> Bool {

@@ -50,17 +50,18 @@ extension GestureDetector {
     ///
     /// | movement | model range |
     /// |---|---|
-    /// | nod | 1–4 cycles, first cycle down-up [Mori, Den & Jokinen 2025, PLOS ONE 20:e0323448: a nod is 1 or more up/down cycles, the last one smaller]; 6–20° each way; swing peak rates 30–150 °/s, the return swing of a gentle single nod 30–45 °/s (the held-out phone-API measurement in issue 11: median 45 °/s); 0.8–3 Hz, listeners' quick nods up to 6 Hz [Hale et al. 2020, J. Nonverbal Behav. 44:63: fast nodding at 2.6–6.5 Hz] |
-    /// | shake | one left-right (two swings) to 6 swings; 8–30° each way [Funk et al. 2015, J. Appl. Biomech. 31:170: vigorous shaking 20–91° range of motion at 1.9–4.7 Hz]; swing peaks 30–250 °/s; no pause at the turning points (an oscillation) |
+    /// | nod | 1–4 cycles, first cycle down-up [Mori, Den & Jokinen 2025, PLOS ONE 20:e0323448: a nod is 1 or more up/down cycles, the last one smaller]; 6–20° each way; swing peak rates 30–150 °/s, the return swing of a gentle single nod 30–45 °/s (the held-out phone-API measurement in issue 11: median 45 °/s); 0.8–3 Hz, listeners' quick nods up to 6 Hz [Hale, Ward et al., J. Nonverbal Behav. 2020, head motion in dyadic conversation: fast nodding by listeners at 2.6–6.5 Hz] |
+    /// | shake | one left-right (two swings) to 6 swings; 8–30° each way [Funk et al., J. Appl. Biomech. 31:170: vigorous shaking, 20 subjects, 20–91° range of motion at 1.9–4.7 Hz]; swing peaks 30–250 °/s; no pause at the turning points (an oscillation) |
     /// | glance | out 20–80° at 100–300 °/s [gaze-shift head movements, Zangemeister & Stark 1982; Fuller 1992], a hold of 0.35–2 s while the eyes fixate, back |
     /// | looking around | 20–90° turns at 20–60 °/s, one after another |
     /// | head tilt | roll 10–35° toward a shoulder at 30–150 °/s, held 0–1.5 s, back; pitch cross-talk up to 30 %, yaw up to 15 % |
     /// | talking, chewing | ±0.3–1.5° at 1–4 Hz in pitch/yaw/roll (≤ 20 °/s); chewing ±0.2–0.5° at 1–2 Hz |
-    /// | walking, running | pitch at the step rate (1.6–2.2 Hz walking, 2.5–3.2 Hz running), ±1.5–3° walking, ±3–6° running, roll and yaw at the stride rate; head rotation during locomotion stays below ~38° and 185 °/s [Pozzo, Berthoz & Lefort 1990, Exp. Brain Res. 82:97], predominantly at 2 Hz [Hwang et al. 2019, Front. Hum. Neurosci. 13:179]; never still for 0.2 s |
-    /// | boxing dodges | slips (roll 15–35° at 150–400 °/s, yaw and pitch cross-talk up to 40 %), pull-backs (nose up 10–25° at 150–300 °/s), each returned after 0–0.3 s |
+    /// | walking, running | pitch at the step rate (1.6–2.2 Hz walking, 2.5–3.2 Hz running), ±1.5–3° walking, ±3–6° running, roll and yaw at the stride rate; head rotation during walking, running and hopping stays below 38 and 185 °/s in amplitude and peak rate [video study of ten subjects, Pozzo, Berthoz & Lefort, Exp. Brain Res. 1990, as the abstract found reports it], predominantly at 2 Hz [Ecological momentary assessment of head motion, Front. Hum. Neurosci. 13:179, 2019: 10 h IMU recordings]; the rhythm does not break |
+    /// | boxing dodges | slips (roll 15–35° at 150–400 °/s, yaw and pitch cross-talk up to 40 %), pull-backs (nose up 10–25° at 150–300 °/s), weaves (nose down 10–20° with 0.6–1.5 as much roll), each returned after 0–0.3 s (no published source found: the issue's description of the held-out set) |
     ///
     /// What tells gestures from the distractors, and therefore what the rules below check: a gesture is an
-    /// oscillation begun from a still head (walking, running and talking never rest); a nod is pitch about the
+    /// oscillation that starts and stops (a nod does not begin inside a pitch rhythm that has gone on for 2 s, as
+    /// walking and running do, and its two-swing form turns the head ≥ 6°, more than gait does); a nod is pitch about the
     /// head's left-right axis (a tilt is roll), a shake is yaw about the vertical (a slip is mostly roll);
     /// a two-swing gesture reverses without a hold (a glance holds while the eyes fixate) and, as a nod, starts
     /// nose-down (a pull-back starts nose-up); and a single swing of a gesture stays within one side of a
@@ -106,7 +107,7 @@ extension GestureDetector {
         public var minTwoSwingAngle = 6 * Units.radiansPerDegree
 
         /// A swing of a two-swing gesture may turn the head at most this far (rad): 45°, one side of the
-        /// widest vigorous shake (Funk et al.: 91° range). Glances may go further.
+        /// widest vigorous shake (Funk et al.: 91° range of motion). Glances may go further.
         public var maxTwoSwingAngle = 45 * Units.radiansPerDegree
 
         /// Swings about one axis less than this apart (s) are one continuing oscillation: 0.2 s, longer than

@@ -33,9 +33,6 @@ struct Completion: Sendable {
     var swings: Int
     /// Start of the run's first swing (s).
     var runStart: Double
-    /// The run's first swing began this long after the previous swing about the same axis ended (s): how
-    /// long the head had been still about it.
-    var restBeforeRun: Double
     /// How long the axis had been oscillating without a break when the run's first swing began (s).
     var leadIn: Double
     /// Rotation of the run's first swing and of this swing so far (rad, head frame).
@@ -72,7 +69,6 @@ struct HalfWaveTracker: Sendable {
     private var lastAxis = Vector3.zero
     private(set) var lastEnd = -Double.infinity
     private var runStart = 0.0
-    private var restBeforeRun = 0.0
     private var leadIn = 0.0
     private var firstRotation = Vector3.zero
     private var largestAngle = 0.0
@@ -159,7 +155,7 @@ struct HalfWaveTracker: Sendable {
               t - start <= settings.maxHalfWaveDuration, peak >= settings.dominance * otherChange,
               rotation.length >= settings.minSwingAngle, alternates(rotation.normalized, start: start, settings: settings)
         else { return nil }
-        return Completion(swings: runLength + 1, runStart: runStart, restBeforeRun: restBeforeRun, leadIn: leadIn,
+        return Completion(swings: runLength + 1, runStart: runStart, leadIn: leadIn,
                           firstRotation: firstRotation, rotation: rotation, pause: Swift.min(minPause, start - lastEnd),
                           largestAngle: Swift.max(largestAngle, rotation.length))
     }
@@ -202,7 +198,6 @@ struct HalfWaveTracker: Sendable {
                 endRun()
                 runLength = 1
                 runStart = start
-                restBeforeRun = stillBefore
                 leadIn = oscillatingFor
                 firstRotation = rotation
                 largestAngle = angle

@@ -37,7 +37,9 @@ struct EvalGesturesCommand: EvalTopic {
 
         options:
           --mount F,L,U     sensor axes that point forward, left and up, e.g. --mount=-x,z,y for the shared
-                            headphone recordings (default: none; nod and shake do not need it)
+                            headphone recordings (default: none). With it a nod is pitch about the head's
+                            left-right axis and a tilt to a shoulder is not one; without it nod and shake
+                            still come out right, but roll cannot be told from pitch
           --detector D      default (the product's detector) or classic (per-frame Δpitch/Δyaw > 0.04 rad,
                             0.5 s cooldown, up/down → nod, left/right → shake; the baseline)
           --flicks          also report up/down/left/right flicks (default detector)
