@@ -4,6 +4,8 @@
 #   2. Tests/hil/run.sh  (the real Linux I²C and GPIO drivers in a VM), when present
 #   3. deploy/tests/run.sh (deploy to a real SSH server on 127.0.0.1), when present
 #   4. deploy/tests/syscalls.sh (the unit's system call filter against a traced simulated run), when present
+#   5. scripts/kill-during-save.sh (SIGKILL at every system call of a calibration save)
+#   6. scripts/fuzz.sh --seconds 8 (every libFuzzer target briefly)
 # Prints one line per suite and ends with "suites: N passed, M failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +20,10 @@ run_suite "swift test" swift test
 [ -x Tests/hil/run.sh ] && run_suite "kernel VM test" Tests/hil/run.sh
 [ -x deploy/tests/run.sh ] && run_suite "deploy test" deploy/tests/run.sh
 [ -x deploy/tests/syscalls.sh ] && run_suite "unit syscall filter" deploy/tests/syscalls.sh
+# Real SIGKILLs at every file system call of a calibration save (needs strace), and a short fuzz run of every
+# libFuzzer target (8 s each, about a minute in all; scripts/fuzz.sh --seconds 600 for a long one).
+run_suite "kill during save" scripts/kill-during-save.sh
+run_suite "fuzz (brief)" scripts/fuzz.sh --seconds 8
 echo
 printf '%s\n' "${report[@]}"
 echo "suites: $passed passed, $failed failed"
