@@ -26,10 +26,10 @@ public enum GestureReplay {
             }
             let dt = lastTime.isFinite ? r.t - lastTime : 0
             lastTime = r.t
-            let gyro = mount.apply(r.gyro)
-            filter.update(gyro: gyro, accel: mount.apply(r.accel), mag: r.mag.map { mount.apply($0) }, dt: dt)
+            let gyro = mount.apply(r.gyro), accel = mount.apply(r.accel)
+            filter.update(gyro: gyro, accel: accel, mag: r.mag.map { mount.apply($0) }, dt: dt)
             guard filter.isInitialized else { continue }
-            if let e = detector.update(t: r.t, gyro: gyro - filter.gyroBias, attitude: filter.attitude) {
+            if let e = detector.update(t: r.t, gyro: gyro - filter.gyroBias, accel: accel, attitude: filter.attitude) {
                 out.append(GestureDetection(t: r.t, event: e))
             }
         }

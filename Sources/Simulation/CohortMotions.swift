@@ -57,7 +57,8 @@ enum CohortMotions {
                 let half = 1 / (2 * frequency)
                 let peak = max(30, Double.pi * angle / (2 * half))
                 add(sense * angle, peak: peak, pauseAfter: r.range(0, 0.05))
-                add(-sense * angle, peak: peak * r.range(0.7, 1.0), pauseAfter: r.uniform() < 0.5 ? r.range(0, 0.15) : 0)
+                // Between the nods of a long "yes" people often pause briefly, 0.1–0.6 s, at the top.
+                add(-sense * angle, peak: peak * r.range(0.7, 1.0), pauseAfter: r.uniform() < 0.5 ? r.range(0.1, 0.6) : 0)
             }
         case .singleShake:
             // One left-right: out to one side, back past the middle by 0–60 %, maybe a gentle settle back.
@@ -156,7 +157,7 @@ enum CohortMotions {
                                              onset: t0, rampUp: 0.5))
         case .walking, .running:
             // From standing: pitch at the step rate, roll and yaw at the stride rate, vertical bob at the step
-            // rate, reaching full size over the first 2–4 steps.
+            // rate, all reaching full size together over the first 2–4 steps.
             let running = kind == .running
             let step = running ? r.range(2.5, 3.2) : r.range(1.6, 2.2)
             let pitch = running ? r.range(3, 6) : r.range(1.5, 3)
@@ -169,9 +170,12 @@ enum CohortMotions {
                                              phase: r.range(0, 6.28), onset: t0, rampUp: ramp))
             m.yaw.oscillations.append(.init(amplitude: r.range(sway.0, sway.1 + 1) * deg, frequency: step / 2,
                                             phase: r.range(0, 6.28), onset: t0, rampUp: ramp))
-            m.bobAcceleration = running ? r.range(8, 15) : r.range(2, 5)
+            // Heel strikes: the head's vertical acceleration swings ±2–3 m/s² walking, ±5–10 m/s² running, at
+            // the step rate, growing with the steps like the pitch rocking.
+            m.bobAcceleration = running ? r.range(5, 10) : r.range(2, 3)
             m.bobFrequency = step
             m.bobOnset = t0
+            m.bobRampUp = ramp
         case .boxing:
             // Bouncing on the feet, and quick dodges returned after 0–0.3 s: slips (roll with yaw and pitch
             // cross-talk), pull-backs (nose up), weaves (down with roll).

@@ -77,6 +77,8 @@ public struct HeadTrajectory: Sendable {
     public var bobAcceleration = 0.0
     public var bobFrequency = 2.0
     public var bobOnset = 0.0
+    /// Time over which the bob grows from nothing (s): it comes from the steps, so it ramps up with them.
+    public var bobRampUp = 0.0
     public init() {}
 
     /// Attitude head→ENU, angular rate in the head frame (rad/s), specific force in the head frame (m/s²).
@@ -91,7 +93,8 @@ public struct HeadTrajectory: Sendable {
         let gyro = Vector3(dphi - dpsi * sin(theta),
                            dtheta * cos(phi) + dpsi * cos(theta) * sin(phi),
                            -dtheta * sin(phi) + dpsi * cos(theta) * cos(phi))
-        let bob = t > bobOnset ? bobAcceleration * sin(2 * Double.pi * bobFrequency * t) : 0
+        let envelope = Oscillation(amplitude: 0, frequency: 0, phase: 0, onset: bobOnset, rampUp: bobRampUp).envelope(t).0
+        let bob = envelope * bobAcceleration * sin(2 * Double.pi * bobFrequency * t)
         return (attitude, gyro, attitude.inverseRotate(Vector3(0, 0, 9.80665 + bob)))
     }
 }
