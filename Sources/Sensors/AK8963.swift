@@ -82,3 +82,25 @@ public struct AK8963<Bus: I2CBus> {
         do { try bus.writeRegister(address: address, register: register, value: value) } catch { throw .bus(error) }
     }
 }
+
+// MARK: Detection
+
+extension AK8963 {
+    /// Reads WIA (0x00) at 0x0C behind an MPU's bypass. WIA 0x48 behind a WHO_AM_I 0x68 chip is an MPU-9150's
+    /// AK8975 (same company ID, no continuous mode), so it is not taken for an AK8963.
+    public static func probe(_ bus: inout Bus, behind imu: IMUKind) -> MagnetometerProbe {
+        guard let wia = bus.probeBytes(AK8963Register.address, AK8963Register.wia, 1) else {
+            return imu == .mpu9250
+                ? MagnetometerProbe(.silent, notes: ["0x0c: no AK8963 answered behind the MPU's bypass: an \"MPU-9250\" without a working magnetometer"])
+                : MagnetometerProbe(.silent)
+        }
+        if wia[0] == AK8963Value.deviceID && imu != .mpu6050 {
+            return MagnetometerProbe(.identified, findings: ["0x0c: AK8963 magnetometer behind the MPU's bypass (WIA 0x48)"])
+        }
+        if wia[0] == AK8963Value.deviceID {
+            return MagnetometerProbe(.unidentified, findings: ["0x0c: AKM magnetometer (WIA 0x48) behind a WHO_AM_I 0x68 chip"],
+                                     notes: ["0x0c: probably an MPU-9150's AK8975, which this build does not drive (no continuous mode)"])
+        }
+        return MagnetometerProbe(.unidentified, findings: ["0x0c: unknown chip behind the MPU's bypass (WIA \(hex(wia[0])), an AK8963 answers 0x48)"])
+    }
+}

@@ -52,3 +52,11 @@ public struct InvenSensePartInfo: Sendable {
     public var identities: [UInt8: String]
     public var expected: String
 }
+
+// MARK: Detection
+
+extension MPU6050 {
+    /// The name detection prints for a WHO_AM_I (0x75) value that means this chip, nil for any other. The
+    /// MPU-9150's accel/gyro die answers the same 0x68.
+    public static func probe(whoAmI: UInt8) -> String? { whoAmI == MPU6050Value.whoAmI ? "MPU-6050 (or MPU-9150)" : nil }
+}

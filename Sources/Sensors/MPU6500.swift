@@ -54,3 +54,13 @@ public struct MPU6500<Bus: I2CBus> {
 
     public mutating func configurationIntact() throws(SensorError) -> Bool { try core.configurationIntact() }
 }
+
+// MARK: Detection
+
+extension MPU6500 {
+    /// The name detection prints for a WHO_AM_I (0x75) value that means this chip, nil for any other.
+    public static func probe(whoAmI: UInt8) -> String? { whoAmI == MPU6500Value.whoAmI ? "MPU-6500" : nil }
+
+    /// The name of a register-compatible part (`MPU6500Value.compatibleIdentities`) this driver reads too.
+    public static func probeCompatible(whoAmI: UInt8) -> String? { MPU6500Value.compatibleIdentities[whoAmI] }
+}

@@ -100,3 +100,16 @@ public struct QMC5883L<Bus: I2CBus> {
         do { try bus.writeRegister(address: address, register: register, value: value) } catch { throw .bus(error) }
     }
 }
+
+// MARK: Detection
+
+extension QMC5883L {
+    /// Reads the chip-ID register 0x0D at 0x0D (0xFF on a QMC5883L).
+    public static func probe(_ bus: inout Bus) -> MagnetometerProbe {
+        guard let id = bus.probeBytes(QMC5883LRegister.address, QMC5883LRegister.chipID, 1) else { return MagnetometerProbe(.silent) }
+        if id[0] == QMC5883LValue.chipID {
+            return MagnetometerProbe(.identified, findings: ["0x0d: QMC5883L magnetometer (chip ID 0xff)"])
+        }
+        return MagnetometerProbe(.unidentified, findings: ["0x0d: unknown chip (register 0x0d = \(hex(id[0])), a QMC5883L answers 0xff)"])
+    }
+}
