@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import CLinux
 import Fusion
 import Geometry
 import Hardware
@@ -76,22 +75,16 @@ struct CalibrateCommand: Command {
     private static func runOnSensors(_ session: inout CalibrationSession, config: Config, i2c: String, duration: Double) throws {
         var cfg = config
         cfg.i2cDevice = i2c
-        var bus = try HardwareSession.openBus(i2c)
-        let driver = try HardwareSession.detectBoard(&bus, config: cfg)
-        var loop = TrackerLoop(driver: driver, lines: NoLines(), clock: LinuxMonotonicClock(),
-                               pipeline: Pipeline(settings: cfg.pipelineSettings), rates: cfg.rates)
-        do { try loop.start() } catch { throw CommandError(error.description) }
-        guard loop.driver.hasMagnetometer else {
-            throw CommandError("\(loop.driver.chipName) on \(i2c) has no magnetometer: nothing to calibrate for heading (check the wiring of the AK8963 / external compass)")
+        var tracker = try TrackerSession.started(config: cfg, lines: NoLines())
+        guard tracker.loop.driver.hasMagnetometer else {
+            throw CommandError("\(tracker.loop.driver.chipName) on \(i2c) has no magnetometer: nothing to calibrate for heading (check the wiring of the AK8963 / external compass)")
         }
-        ht_install_stop_handlers()
         let live = Console.isTerminal
         var lastPrint = -Double.infinity
         var turnStart: Double?
         var state = session
-        loop.run(duration: nil, shouldStop: {
-            ht_stop_requested() != 0 || state.phase == .complete
-                || (turnStart != nil && (lastPrint - turnStart!) > duration)
+        tracker.run(duration: nil, shouldStop: {
+            state.phase == .complete || (turnStart != nil && (lastPrint - turnStart!) > duration)
         }) { event, _ in
             guard case let .imu(t, sample, mag) = event else { return }
             state.add(t: t, gyro: sample.gyro, accel: sample.accel, mag: mag)

@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import CLinux
 import Hardware
 import Runtime
 import Sensors
@@ -50,7 +49,6 @@ struct RecordCommand: Command {
             }
             rows += 1
         }
-        ht_install_stop_handlers()
         if simulated {
             try writer.write(TraceFile.header(metadata: [("source", "headtrack record --simulated (demo story)"),
                                                          ("rate_hz", fixed(config.rates.imuHz, 3)),
@@ -58,21 +56,18 @@ struct RecordCommand: Command {
                                                          ("frame", "MPU-9250 chip axes")], withMagnetometer: true))
             var session = SimulatedRun(config: config)
             session.loopDuration = duration
-            _ = try session.run(shouldStop: { ht_stop_requested() != 0 }, observer: { e, _ in record(e) })
+            session.stopSignals = true
+            _ = try session.run(observer: { e, _ in record(e) })
         } else {
-            var bus = try HardwareSession.openBus(config.i2cDevice)
-            let driver = try HardwareSession.detectBoard(&bus, config: config)
-            let lines = NoLines()
-            var loop = TrackerLoop(driver: driver, lines: lines, clock: LinuxMonotonicClock(),
-                                   pipeline: Pipeline(settings: config.pipelineSettings), rates: config.rates)
-            do { try loop.start() } catch { throw CommandError(error.description) }
-            try writer.write(TraceFile.header(metadata: [("source", "headtrack record, \(loop.driver.chipName) on \(config.i2cDevice)"),
+            var session = try TrackerSession.started(config: config, lines: NoLines())
+            let chip = session.loop.driver.chipName
+            try writer.write(TraceFile.header(metadata: [("source", "headtrack record, \(chip) on \(config.i2cDevice)"),
                                                          ("rate_hz", fixed(config.rates.imuHz, 3)),
                                                          ("units", "t s, acc m/s^2, gyr rad/s, mag uT"),
-                                                         ("frame", "IMU chip axes (magnetometer aligned to them)")], withMagnetometer: loop.driver.hasMagnetometer))
-            Console.out("recording \(loop.driver.chipName) to \(out)" + (duration == nil ? " until Ctrl-C" : " for \(fixed(duration!, 1)) s"))
+                                                         ("frame", "IMU chip axes (magnetometer aligned to them)")], withMagnetometer: session.loop.driver.hasMagnetometer))
+            Console.out("recording \(chip) to \(out)" + (duration == nil ? " until Ctrl-C" : " for \(fixed(duration!, 1)) s"))
             var progress = RecordingProgress()
-            loop.run(duration: duration, shouldStop: { ht_stop_requested() != 0 || writeError != nil }) { e, _ in
+            session.run(duration: duration, shouldStop: { writeError != nil }) { e, _ in
                 record(e)
                 if case let .display(t, _) = e { progress.update(t: t, samples: rows) }
             }
@@ -83,12 +78,6 @@ struct RecordCommand: Command {
         Console.out("wrote \(rows) samples to \(out)")
         return 0
     }
-}
-
-/// Output lines that go nowhere (recording drives no LEDs).
-struct NoLines: OutputLines {
-    var count: Int { 0 }
-    func set(_ values: UInt64) throws(GPIOError) {}
 }
 
 /// Elapsed time and sample count on stderr while recording on hardware: redrawn once a second on a
