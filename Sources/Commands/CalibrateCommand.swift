@@ -5,9 +5,7 @@ import Musl
 #endif
 import Fusion
 import Geometry
-import Hardware
 import Runtime
-import Sensors
 
 /// `headtrack calibrate`: gyro bias at rest, then magnetometer hard/soft iron from turning the headset,
 /// saved atomically to the calibration file (the old one kept as FILE.previous).

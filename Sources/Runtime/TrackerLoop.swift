@@ -214,13 +214,8 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
     /// the IMU may be read now (false: the check failed, or the chip was just re-initialised).
     private mutating func checkIMU(t: Double, observer: (LoopEvent, Pipeline) -> Void) -> Bool {
         imuCheckPending = false
-        var c = clock
-        do {
-            guard try driver.checkIMU(delay: { s in c.sleep(until: c.now() + Nanoseconds(min(s, 0.002) * 1e9)) }) else { return true }
-        } catch {
-            fault(error, t: t, imu: true, observer: observer)
-            return false
-        }
+        guard let reinitialized = recheck(imu: true, t: t, observer: observer) else { return false }
+        guard reinitialized else { return true }
         faults.chipResets += 1
         lastFaultTime = t
         pipeline.reset()
@@ -233,19 +228,27 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
     private mutating func checkMagnetometer(t: Double, observer: (LoopEvent, Pipeline) -> Void) -> Bool {
         magnetometerCheckPending = false
         let packageReset = driver.magnetometerNeedsInitialize
-        var c = clock
-        do {
-            guard try driver.checkMagnetometer(delay: { s in c.sleep(until: c.now() + Nanoseconds(min(s, 0.002) * 1e9)) }) else { return true }
-        } catch {
-            fault(error, t: t, imu: false, observer: observer)
-            return false
-        }
+        guard let reinitialized = recheck(imu: false, t: t, observer: observer) else { return false }
+        guard reinitialized else { return true }
         if !packageReset {  // a reset of the IMU's package was counted with the IMU
             faults.chipResets += 1
             lastFaultTime = t
             observer(.reinitialized(t: t), pipeline)
         }
         return false
+    }
+
+    /// The board's health check of the IMU or the magnetometer, its re-initialisation waits capped at 2 ms
+    /// (it runs between deadlines). Whether the chip was re-initialised; nil when the check failed (a fault).
+    private mutating func recheck(imu: Bool, t: Double, observer: (LoopEvent, Pipeline) -> Void) -> Bool? {
+        var c = clock
+        do {
+            if imu { return try driver.checkIMU(delay: { s in c.sleep(until: c.now() + Nanoseconds(min(s, 0.002) * 1e9)) }) }
+            return try driver.checkMagnetometer(delay: { s in c.sleep(until: c.now() + Nanoseconds(min(s, 0.002) * 1e9)) })
+        } catch {
+            fault(error, t: t, imu: imu, observer: observer)
+            return nil
+        }
     }
 
     private mutating func fault(_ error: SensorError, t: Double, imu: Bool, observer: (LoopEvent, Pipeline) -> Void) {

@@ -1,6 +1,20 @@
 import Geometry
 import Hardware
 
+// MARK: Detection (BoardDetector calls this; the driver follows)
+
+extension AK09916 {
+    /// Reads WIA1/WIA2 at 0x0C behind the ICM-20948's bypass: 0x48 (AKM) then 0x09 (AK09916).
+    public static func probe(_ bus: inout Bus) -> MagnetometerProbe {
+        .compare(&bus, address: AK09916Register.address, register: AK09916Register.wia1,
+                 expected: [AK09916Value.companyID, AK09916Value.deviceID],
+                 absent: .silent(note: "0x0c: no AK09916 answered behind the ICM-20948's bypass"),
+                 found: "0x0c: AK09916 magnetometer behind the ICM-20948's bypass (WIA1/WIA2 0x48/0x09)") { _, wia in
+            .unidentified("0x0c: unknown chip behind the ICM-20948's bypass (WIA1/WIA2 \(hex(wia[0]))/\(hex(wia[1])))")
+        }
+    }
+}
+
 // MARK: Register map (AKM 015007392-E-02 §10–11; hardware-facts §1.6)
 
 public enum AK09916Register {
@@ -96,20 +110,5 @@ public struct AK09916<Bus: I2CBus> {
 
     private mutating func write(_ register: UInt8, _ value: UInt8) throws(SensorError) {
         do { try bus.writeRegister(address: address, register: register, value: value) } catch { throw .bus(error) }
-    }
-}
-
-// MARK: Detection
-
-extension AK09916 {
-    /// Reads WIA1/WIA2 at 0x0C behind the ICM-20948's bypass: 0x48 (AKM) then 0x09 (AK09916).
-    public static func probe(_ bus: inout Bus) -> MagnetometerProbe {
-        guard let wia = bus.probeBytes(AK09916Register.address, AK09916Register.wia1, 2) else {
-            return MagnetometerProbe(.silent, notes: ["0x0c: no AK09916 answered behind the ICM-20948's bypass"])
-        }
-        if wia == [AK09916Value.companyID, AK09916Value.deviceID] {
-            return MagnetometerProbe(.identified, findings: ["0x0c: AK09916 magnetometer behind the ICM-20948's bypass (WIA1/WIA2 0x48/0x09)"])
-        }
-        return MagnetometerProbe(.unidentified, findings: ["0x0c: unknown chip behind the ICM-20948's bypass (WIA1/WIA2 \(hex(wia[0]))/\(hex(wia[1])))"])
     }
 }

@@ -1,6 +1,18 @@
 import Geometry
 import Hardware
 
+// MARK: Detection (BoardDetector calls this; the driver follows)
+
+extension QMC5883L {
+    /// Reads the chip-ID register 0x0D at 0x0D (0xFF on a QMC5883L).
+    public static func probe(_ bus: inout Bus) -> MagnetometerProbe {
+        .compare(&bus, address: QMC5883LRegister.address, register: QMC5883LRegister.chipID, expected: [QMC5883LValue.chipID],
+                 found: "0x0d: QMC5883L magnetometer (chip ID 0xff)") { _, id in
+            .unidentified("0x0d: unknown chip (register 0x0d = \(hex(id[0])), a QMC5883L answers 0xff)")
+        }
+    }
+}
+
 // MARK: Register map (QST QMC5883L, as used by the kernel's qmc5883l.c; hardware-facts §1.7)
 
 public enum QMC5883LRegister {
@@ -98,18 +110,5 @@ public struct QMC5883L<Bus: I2CBus> {
 
     private mutating func write(_ register: UInt8, _ value: UInt8) throws(SensorError) {
         do { try bus.writeRegister(address: address, register: register, value: value) } catch { throw .bus(error) }
-    }
-}
-
-// MARK: Detection
-
-extension QMC5883L {
-    /// Reads the chip-ID register 0x0D at 0x0D (0xFF on a QMC5883L).
-    public static func probe(_ bus: inout Bus) -> MagnetometerProbe {
-        guard let id = bus.probeBytes(QMC5883LRegister.address, QMC5883LRegister.chipID, 1) else { return MagnetometerProbe(.silent) }
-        if id[0] == QMC5883LValue.chipID {
-            return MagnetometerProbe(.identified, findings: ["0x0d: QMC5883L magnetometer (chip ID 0xff)"])
-        }
-        return MagnetometerProbe(.unidentified, findings: ["0x0d: unknown chip (register 0x0d = \(hex(id[0])), a QMC5883L answers 0xff)"])
     }
 }
