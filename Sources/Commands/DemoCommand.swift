@@ -23,13 +23,15 @@ struct DemoCommand: Command {
         """
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
-        let speedOption = try arguments.double("speed")
+        let speedOption = try arguments.double("speed", in: 0...Limits.maxSpeed, what: "0 (as fast as possible) or a speed up to \(Int(Limits.maxSpeed))× real time")
         let plotPath = try arguments.outputPath("plot")
         try arguments.finish()
         let live = Console.isTerminal
         var demo = SimulatedRun()
         let speed = speedOption ?? (live ? 1 : 0)
-        if speed < 0 { throw CommandError("--speed must be ≥ 0", status: 2) }
+        if speed > 0 && speed < Limits.minSpeed {
+            throw CommandError("--speed must be 0 (as fast as possible) or at least \(Limits.minSpeed) (times real time)", status: 2)
+        }
         demo.speed = speed > 0 ? speed : nil
         let script = demo.script
         Console.out("headtrack demo: simulated MPU-9250 + AK8963, \(fixed(script.duration, 0)) s story"

@@ -30,19 +30,24 @@ struct RecordCommand: Command {
         let simulated = arguments.flag("simulated")
         try arguments.finish()
 
-        let writer: BufferedFileWriter
-        do { writer = try BufferedFileWriter(path: out) } catch { throw CommandError(error.description) }
+        // The file is opened only once the samples can come (after the bus answered), and it writes to a
+        // temporary that replaces OUT at the end: a failed start never touches an existing recording.
+        func openOutput() throws -> BufferedFileWriter {
+            do { return try BufferedFileWriter(path: out) } catch { throw CommandError(error.description) }
+        }
+        var writer: BufferedFileWriter? = nil
         var rows = 0
         var writeError: FileError? = nil
         func record(_ event: LoopEvent) {
             guard case let .imu(t, sample, mag) = event, writeError == nil else { return }
-            do { try writer.write(TraceFile.row(t: t, accel: sample.accel, gyro: sample.gyro, mag: mag)) } catch {
+            do { try writer?.write(TraceFile.row(t: t, accel: sample.accel, gyro: sample.gyro, mag: mag)) } catch {
                 writeError = error
             }
             rows += 1
         }
         if simulated {
-            try writer.write(TraceFile.header(metadata: [("source", "headtrack record --simulated (demo story)"),
+            writer = try openOutput()
+            try writer?.write(TraceFile.header(metadata: [("source", "headtrack record --simulated (demo story)"),
                                                          ("rate_hz", fixed(config.rates.imuHz, 3)),
                                                          ("units", "t s, acc m/s^2, gyr rad/s, mag uT"),
                                                          ("frame", "MPU-9250 chip axes")], withMagnetometer: true))
@@ -53,7 +58,8 @@ struct RecordCommand: Command {
         } else {
             var session = try TrackerSession.started(config: config, lines: NoLines())
             let chip = session.loop.driver.chipName
-            try writer.write(TraceFile.header(metadata: [("source", "headtrack record, \(chip) on \(config.i2cDevice)"),
+            writer = try openOutput()
+            try writer?.write(TraceFile.header(metadata: [("source", "headtrack record, \(chip) on \(config.i2cDevice)"),
                                                          ("rate_hz", fixed(config.rates.imuHz, 3)),
                                                          ("units", "t s, acc m/s^2, gyr rad/s, mag uT"),
                                                          ("frame", "IMU chip axes (magnetometer aligned to them)")], withMagnetometer: session.loop.driver.hasMagnetometer))
@@ -65,7 +71,7 @@ struct RecordCommand: Command {
             }
             progress.finish()
         }
-        do { try writer.close() } catch { throw CommandError(error.description) }
+        do { try writer?.close() } catch { throw CommandError(error.description) }
         if let e = writeError { throw CommandError(e.description) }
         Console.out("wrote \(rows) samples to \(out)")
         return 0

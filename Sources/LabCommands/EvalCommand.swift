@@ -9,6 +9,7 @@ public protocol EvalTopic {
 
 extension EvalSmoothingCommand: EvalTopic {}
 extension EvalAttitudeCommand: EvalTopic {}
+extension EvalCalibrationCommand: EvalTopic {}
 
 /// `headtrack eval TOPIC ...`: measures the product on recordings and simulated motion.
 struct EvalCommand: Command {
@@ -22,6 +23,7 @@ struct EvalCommand: Command {
             EvalGesturesCommand.self,
             EvalSmoothingCommand.self,
             EvalAttitudeCommand.self,
+            EvalCalibrationCommand.self,
         ]
     }
 
