@@ -91,10 +91,7 @@ public struct AK09916<Bus: I2CBus> {
                 try bus.readRegisters(address: address, register: AK09916Register.st1, into: b)
             }
         } catch { throw .bus(error) }
-        let (st1, st2, die): (UInt8, UInt8, Vector3) = withUnsafeBytes(of: &raw) { b in
-            func le(_ i: Int) -> Double { Double(Int16(bitPattern: UInt16(b[i + 1]) << 8 | UInt16(b[i]))) }
-            return (b[0], b[8], Vector3(le(1), le(3), le(5)))
-        }
+        let (st1, st2, die) = withUnsafeBytes(of: &raw) { akmDataBlock($0, st2At: 8) }
         if st1 & AK09916Value.st1DataReady == 0 { return nil }
         if st2 & AK09916Value.st2Overflow != 0 { throw .magneticOverflow }
         let field = die * AK09916Value.microteslaPerLSB

@@ -21,8 +21,10 @@ public enum MPU6500Value {
 
 /// Driver for the MPU-6500 (6-axis; separate accelerometer DLPF in ACCEL_CONFIG2) by direct register
 /// polling. Also the driver for "MPU-9250" boards that answer 0x70 and have no magnetometer.
-public struct MPU6500<Bus: I2CBus> {
-    var core: InvenSenseCore<Bus>
+public struct MPU6500<Bus: I2CBus>: InvenSenseCoreDriver {
+    /// The shared register protocol, with this part's facts (its bus, address, identity and read-out come
+    /// through `InvenSenseCoreDriver`).
+    public var core: InvenSenseCore<Bus>
 
     public static var part: InvenSensePartInfo {
         InvenSensePartInfo(identities: [MPU6500Value.whoAmI: "MPU-6500"], expected: "0x70 (MPU-6500)")
@@ -38,21 +40,6 @@ public struct MPU6500<Bus: I2CBus> {
             temperatureSensitivity: MPU6500Value.temperatureSensitivity,
             temperatureOffset: MPU6500Value.temperatureOffset))
     }
-
-    public var bus: Bus { core.bus }
-    public var address: UInt8 { core.address }
-    public var configuration: InvenSenseConfiguration { core.configuration }
-    public var whoAmI: UInt8 { core.whoAmI }
-    public var chipName: String { core.chipName }
-
-    public mutating func initialize(delay: (Double) -> Void, reset: Bool = true) throws(SensorError) {
-        try core.initialize(delay: delay, reset: reset)
-    }
-
-    /// Accelerometer, gyroscope and temperature (raw/333.87 + 21 °C) in one 14-byte read; chip frame.
-    public mutating func readIMU() throws(SensorError) -> ImuSample { try core.readIMU() }
-
-    public mutating func configurationIntact() throws(SensorError) -> Bool { try core.configurationIntact() }
 }
 
 // MARK: Detection
