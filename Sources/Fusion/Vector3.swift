@@ -3,21 +3,21 @@
 public typealias Vector3 = SIMD3<Double>
 
 extension SIMD3 where Scalar == Double {
-    @inlinable public func dot(_ other: Self) -> Double { (self * other).sum() }
+    @inlinable @inline(__always) public func dot(_ other: Self) -> Double { (self * other).sum() }
 
-    @inlinable public func cross(_ o: Self) -> Self {
+    @inlinable @inline(__always) public func cross(_ o: Self) -> Self {
         Self(y * o.z - z * o.y, z * o.x - x * o.z, x * o.y - y * o.x)
     }
 
-    @inlinable public var length: Double { dot(self).squareRoot() }
+    @inlinable @inline(__always) public var length: Double { dot(self).squareRoot() }
 
     /// The unit vector, or zero when the length is zero (never NaN).
-    @inlinable public var normalized: Self {
+    @inlinable @inline(__always) public var normalized: Self {
         let n = length
         return n > 0 ? self / n : .zero
     }
 
-    @inlinable public var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite }
+    @inlinable @inline(__always) public var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite }
 }
 
 /// Conversion factors kept in one place so every layer agrees.

@@ -1,0 +1,129 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+// Small rotation helpers for the attitude filter's per-sample path. Each one replaces a general formula
+// (sin/cos/atan2 from libm, a square root and a division for a norm) by one that is exact to rounding for the
+// small angles and nearly-unit quaternions a filter step produces, and falls back to the general formula
+// otherwise. They are force-inlined: an out-of-line call per use was a third of the filter's cost.
+
+/// Largest angle (rad) for which the series below are used: up to 1/16 their first omitted terms stay below
+/// 1e-18 of the result with four or five terms.
+let smallAngleLimit = 1.0 / 16
+
+/// sin x and cos x. For |x| ≤ 1/16 from their Taylor series up to x⁹ and x⁸ (the next terms are below 1e-19,
+/// so exact to rounding, and no libm call); otherwise from libm.
+@inline(__always) func sinCosOfSmallAngle(_ x: Double) -> (sin: Double, cos: Double) {
+    guard abs(x) <= smallAngleLimit else { return (sin(x), cos(x)) }
+    let x2 = x * x
+    let s = x * (1 - x2 / 6 * (1 - x2 / 20 * (1 - x2 / 42 * (1 - x2 / 72))))
+    let c = 1 - x2 / 2 * (1 - x2 / 12 * (1 - x2 / 30 * (1 - x2 / 56)))
+    return (s, c)
+}
+
+/// atan2(y, x) for a direction close to +x: for |y| ≤ x/8 from the series of atan(y/x) up to the 17th power
+/// (the next term is below 1e-18 of the result), otherwise libm's atan2. The filter asks for the angle
+/// between the heading and the field it measures, which is within a few degrees once it has converged.
+@inline(__always) func atan2NearXAxis(_ y: Double, _ x: Double) -> Double {
+    guard x > 0, abs(y) <= 0.125 * x else { return atan2(y, x) }
+    let t = y / x
+    let t2 = t * t
+    // atan t = t (1 − t²/3 + t⁴/5 − …), Horner in t².
+    var sum = 1.0 / 17
+    sum = 1.0 / 15 - t2 * sum
+    sum = 1.0 / 13 - t2 * sum
+    sum = 1.0 / 11 - t2 * sum
+    sum = 1.0 / 9 - t2 * sum
+    sum = 1.0 / 7 - t2 * sum
+    sum = 1.0 / 5 - t2 * sum
+    sum = 1.0 / 3 - t2 * sum
+    return t * (1 - t2 * sum)
+}
+
+extension Quaternion {
+    /// The rotation by the rotation vector `r` (axis × angle, rad), as `init(rotationVector:)` but cheaper for
+    /// a gyro step: below 1/8 rad (12 rad/s at 100 Hz) cos(θ/2) and sin(θ/2)/θ come from their series in θ²,
+    /// which needs no square root, no division and no libm; larger steps use sin and cos.
+    @inline(__always) static func gyroStep(_ r: Vector3) -> Quaternion {
+        let theta2 = r.dot(r)
+        guard theta2 <= 4 * smallAngleLimit * smallAngleLimit else { return Quaternion(rotationVector: r) }
+        let h = theta2 / 4  // (θ/2)²
+        // cos(θ/2) and sin(θ/2)/(θ/2), each to the (θ/2)⁸ term: the next is below 3e-19.
+        let c = 1 - h / 2 * (1 - h / 12 * (1 - h / 30 * (1 - h / 56)))
+        let sinc = 1 - h / 6 * (1 - h / 20 * (1 - h / 42 * (1 - h / 72)))
+        let v = r * (sinc / 2)
+        return Quaternion(w: c, x: v.x, y: v.y, z: v.z)
+    }
+
+    /// Back to unit length for a quaternion that is already within about 1e-8 of it (a product of unit
+    /// quaternions): one Newton step for 1/√n², q · (3 − |q|²)/2, whose error is the square of the deviation,
+    /// instead of a square root and a division. Repeated every sample it also pulls a larger deviation in.
+    @inline(__always) var renormalized: Quaternion {
+        let n2 = w * w + x * x + y * y + z * z
+        let k = (3 - n2) / 2
+        return Quaternion(w: w * k, x: x * k, y: y * k, z: z * k)
+    }
+}
+
+/// The rotation matrix of an attitude, held as its rows: row i is earth (here: level-frame) axis i in body
+/// coordinates. The filter needs the body directions of east, north and up (the rows) and one field vector
+/// taken to the level frame; from the matrix that is 9 multiply-adds each, where `inverseRotate` of a unit
+/// axis and `rotate` cost a full quaternion sandwich each.
+struct RotationRows {
+    var east: Vector3
+    var north: Vector3
+    var up: Vector3
+
+    @inline(__always) init(_ q: Quaternion) {
+        let xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z
+        let xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z
+        let wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z
+        east = Vector3(1 - 2 * (yy + zz), 2 * (xy - wz), 2 * (xz + wy))
+        north = Vector3(2 * (xy + wz), 1 - 2 * (xx + zz), 2 * (yz - wx))
+        up = Vector3(2 * (xz - wy), 2 * (yz + wx), 1 - 2 * (xx + yy))
+    }
+
+    /// A body-frame vector in the level frame (what `q.rotate(v)` gives).
+    @inline(__always) func rotate(_ v: Vector3) -> Vector3 { Vector3(east.dot(v), north.dot(v), up.dot(v)) }
+}
+
+/// A rotation about the vertical by `angle`, held as cos and sin of its half angle (the quaternion
+/// (cos ½a, 0, 0, sin ½a)) and turned by small steps, so the heading correction needs no sin/cos per sample.
+/// The sign follows an angle wrapped into (−π, π]: cos ½a ≥ 0, as `Quaternion(axis: up, angle:)` gives.
+struct HeadingRotation: Equatable {
+    private(set) var cosHalf = 1.0
+    private(set) var sinHalf = 0.0
+
+    init() {}
+    init(angle: Double) {
+        cosHalf = cos(angle / 2)
+        sinHalf = sin(angle / 2)
+    }
+
+    /// The unit vector (sin a, cos a): the heading's direction in (east, north) coordinates.
+    @inline(__always) var direction: (east: Double, north: Double) {
+        (2 * sinHalf * cosHalf, cosHalf * cosHalf - sinHalf * sinHalf)
+    }
+
+    /// Turns by `step` rad (small: one heading correction) and renormalises.
+    @inline(__always) mutating func turn(by step: Double) {
+        let (s, c) = sinCosOfSmallAngle(step / 2)
+        var newCos = cosHalf * c - sinHalf * s
+        var newSin = sinHalf * c + cosHalf * s
+        let k = (3 - (newCos * newCos + newSin * newSin)) / 2
+        newCos *= k
+        newSin *= k
+        // Past ±π the wrapped angle jumps by 2π, which flips the half-angle pair's sign.
+        if newCos < 0 { newCos = -newCos; newSin = -newSin }
+        cosHalf = newCos
+        sinHalf = newSin
+    }
+
+    /// self ⊗ q: the rotation about up applied after q (the quaternion product with x = y = 0 written out).
+    @inline(__always) func applied(to q: Quaternion) -> Quaternion {
+        Quaternion(w: cosHalf * q.w - sinHalf * q.z, x: cosHalf * q.x - sinHalf * q.y,
+                   y: cosHalf * q.y + sinHalf * q.x, z: cosHalf * q.z + sinHalf * q.w)
+    }
+}
