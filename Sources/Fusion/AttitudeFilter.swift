@@ -45,6 +45,7 @@ public struct AttitudeFilter: Sendable {
             current.gyroAttitude = newValue.gyroAttitude.normalized
             current.inclination = newValue.inclination.normalized
             headingRotation = HeadingRotation(angle: newValue.headingOffset)
+            dipReference = UnitAngle(newValue.magDipReference)
         }
     }
 
@@ -64,6 +65,8 @@ public struct AttitudeFilter: Sendable {
     private var current: State
     /// `current.headingOffset` as a half-angle rotation, turned along with it (no sin/cos per sample).
     private var headingRotation = HeadingRotation()
+    /// `current.magDipReference` as a unit angle pair, turned along with it.
+    private var dipReference = UnitAngle()
     /// Coefficients for the IMU's sample interval and for the magnetometer's own.
     private var coefficients = Coefficients()
     private var magCoefficients = Coefficients()
@@ -256,6 +259,7 @@ public struct AttitudeFilter: Sendable {
     private mutating func learnMagReference(norm: Double, dip: Double) {
         current.magNormReference = norm
         current.magDipReference = dip
+        dipReference = UnitAngle(dip)
         current.hasHeadingReference = true
     }
 
@@ -268,8 +272,16 @@ public struct AttitudeFilter: Sendable {
         let level = axes.rotate(m)
         let norm = m.length
         let horizontal = (level.x * level.x + level.y * level.y).squareRoot()
-        let dip = atan2(-level.z, horizontal)  // dipAngle(earthField: level)
-        if !current.hasHeadingReference { learnMagReference(norm: norm, dip: dip) }
+        // Dip angle of the field (`dipAngle(earthField: level)`). Once there is a reference, as the reference
+        // plus the angle from it to the field's (horizontal, down) direction: a small angle, so a series
+        // rather than libm's atan2.
+        let dip: Double
+        if current.hasHeadingReference {
+            dip = current.magDipReference + dipReference.angle(to: horizontal, -level.z)
+        } else {
+            dip = atan2(-level.z, horizontal)
+            learnMagReference(norm: norm, dip: dip)
+        }
 
         let tolerance = settings.magNormTolerance * current.magNormReference
         let fitsReference = abs(norm - current.magNormReference) < tolerance
@@ -277,7 +289,9 @@ public struct AttitudeFilter: Sendable {
         if fitsReference {
             current.isMagneticallyDisturbed = false
             current.magNormReference += (norm - current.magNormReference) * magCoefficients.magReference
-            current.magDipReference += (dip - current.magDipReference) * magCoefficients.magReference
+            let dipChange = (dip - current.magDipReference) * magCoefficients.magReference
+            current.magDipReference += dipChange
+            dipReference.turn(by: dipChange)
             current.magCandidateTime = 0
             if current.magRejectedTime > 0 {
                 current.magRecoveryTime = Swift.min(current.magRejectedTime, settings.magMaxRecoveryTime) / settings.magRecoveryFactor
@@ -298,11 +312,9 @@ public struct AttitudeFilter: Sendable {
 
         guard horizontal > 1e-6 * norm else { return }
         // The measured field's angle east of north in the level frame is where `headingOffset` should be; the
-        // step is the shortest way there, i.e. the angle from the heading direction (sin h, cos h) to the field's
-        // horizontal part (level.x, level.y): atan2 of their cross and dot products, which is
-        // wrap(atan2(level.x, level.y) − h) without forming either angle.
-        let (sinH, cosH) = headingRotation.direction
-        let offset = atan2NearXAxis(level.x * cosH - level.y * sinH, level.y * cosH + level.x * sinH)
+        // step is the shortest way there, i.e. the angle from the heading (cos h, sin h) to the field's horizontal
+        // part (north, east) = (level.y, level.x): wrap(atan2(level.x, level.y) − h) without forming either angle.
+        let offset = headingRotation.angle.angle(to: level.y, level.x)
         var k = magCoefficients.mag
         // The first seconds of heading convergence and the recovery after a rejection are not drift: leave them
         // out of the bias evidence (the same start-up allowance as for tilt).
@@ -327,7 +339,9 @@ public struct AttitudeFilter: Sendable {
         if steady && !current.isAtRest && dt > 0 {
             // The heading correction undoes drift about the vertical: minus its rate is the bias error there.
             // (Recovery and start-up corrections are not drift, so they are left out.)
-            current.bias.correct(along: axes.up, residual: -step / dt, variance: magCoefficients.biasMagVariance)
+            // (1 / dt does not wait for the step: a division off the sample-to-sample chain.)
+            let inverseDt = 1 / dt
+            current.bias.correct(along: axes.up, residual: -step * inverseDt, variance: magCoefficients.biasMagVariance)
             current.bias.clamp(settings.maxGyroBias)
         }
     }

@@ -18,9 +18,20 @@ let smallAngleLimit = 1.0 / 16
 @inline(__always) func sinCosOfSmallAngle(_ x: Double) -> (sin: Double, cos: Double) {
     guard abs(x) <= smallAngleLimit else { return (sin(x), cos(x)) }
     let x2 = x * x
-    let s = x * (1 - x2 / 6 * (1 - x2 / 20 * (1 - x2 / 42 * (1 - x2 / 72))))
-    let c = 1 - x2 / 2 * (1 - x2 / 12 * (1 - x2 / 30 * (1 - x2 / 56)))
-    return (s, c)
+    return (x * sinOverXSeries(x2), cosSeries(x2))
+}
+
+// The series as Horner polynomials in the squared angle, with the coefficients written as constants so
+// that the compiler multiplies by them (a division by 6 or 20 would cost more than the whole series).
+
+/// cos x from x², to the x⁸ term.
+@inline(__always) func cosSeries(_ x2: Double) -> Double {
+    1 - x2 * (1.0 / 2 - x2 * (1.0 / 24 - x2 * (1.0 / 720 - x2 * (1.0 / 40_320))))
+}
+
+/// sin x / x from x², to the x⁸ term.
+@inline(__always) func sinOverXSeries(_ x2: Double) -> Double {
+    1 - x2 * (1.0 / 6 - x2 * (1.0 / 120 - x2 * (1.0 / 5_040 - x2 * (1.0 / 362_880))))
 }
 
 /// atan2(y, x) for a direction close to +x: for |y| ≤ x/8 from the series of atan(y/x) up to the 17th power
@@ -49,12 +60,10 @@ extension Quaternion {
     @inline(__always) static func gyroStep(_ r: Vector3) -> Quaternion {
         let theta2 = r.dot(r)
         guard theta2 <= 4 * smallAngleLimit * smallAngleLimit else { return Quaternion(rotationVector: r) }
-        let h = theta2 / 4  // (θ/2)²
+        let h = theta2 * 0.25  // (θ/2)²
         // cos(θ/2) and sin(θ/2)/(θ/2), each to the (θ/2)⁸ term: the next is below 3e-19.
-        let c = 1 - h / 2 * (1 - h / 12 * (1 - h / 30 * (1 - h / 56)))
-        let sinc = 1 - h / 6 * (1 - h / 20 * (1 - h / 42 * (1 - h / 72)))
-        let v = r * (sinc / 2)
-        return Quaternion(w: c, x: v.x, y: v.y, z: v.z)
+        let v = r * (0.5 * sinOverXSeries(h))
+        return Quaternion(w: cosSeries(h), x: v.x, y: v.y, z: v.z)
     }
 
     /// Back to unit length for a quaternion that is already within about 1e-8 of it (a product of unit
@@ -62,7 +71,7 @@ extension Quaternion {
     /// instead of a square root and a division. Repeated every sample it also pulls a larger deviation in.
     @inline(__always) var renormalized: Quaternion {
         let n2 = w * w + x * x + y * y + z * z
-        let k = (3 - n2) / 2
+        let k = 1.5 - 0.5 * n2
         return Quaternion(w: w * k, x: x * k, y: y * k, z: z * k)
     }
 }
@@ -89,41 +98,62 @@ struct RotationRows {
     @inline(__always) func rotate(_ v: Vector3) -> Vector3 { Vector3(east.dot(v), north.dot(v), up.dot(v)) }
 }
 
+/// An angle held as its cosine and sine, turned by small steps without sin/cos per step (the series above),
+/// so that the angle between it and a measured direction is one `atan2NearXAxis` of a cross and a dot
+/// product instead of an atan2 of the direction and a subtraction.
+struct UnitAngle: Equatable {
+    private(set) var cos = 1.0
+    private(set) var sin = 0.0
+
+    init() {}
+    init(_ angle: Double) { (sin, cos) = sinCosOfSmallAngle(angle) }  // (libm beyond small angles)
+    /// From a cosine and sine that are already a unit pair.
+    @inline(__always) init(cos: Double, sin: Double) {
+        self.cos = cos
+        self.sin = sin
+    }
+
+    /// Turns by a small `step` (rad) and renormalises (one Newton step, as `Quaternion.renormalized`).
+    @inline(__always) mutating func turn(by step: Double) {
+        let (s, c) = sinCosOfSmallAngle(step)
+        let newCos = cos * c - sin * s, newSin = sin * c + cos * s
+        let k = 1.5 - 0.5 * (newCos * newCos + newSin * newSin)
+        cos = newCos * k
+        sin = newSin * k
+    }
+
+    /// Past ±π a wrapped angle jumps by 2π; for a half angle that flips the pair's sign.
+    @inline(__always) mutating func negate() { cos = -cos; sin = -sin }
+
+    /// The angle from this one to the direction (x, y) (any length), in (−π, π].
+    @inline(__always) func angle(to x: Double, _ y: Double) -> Double {
+        atan2NearXAxis(y * cos - x * sin, x * cos + y * sin)
+    }
+}
+
 /// A rotation about the vertical by `angle`, held as cos and sin of its half angle (the quaternion
 /// (cos ½a, 0, 0, sin ½a)) and turned by small steps, so the heading correction needs no sin/cos per sample.
 /// The sign follows an angle wrapped into (−π, π]: cos ½a ≥ 0, as `Quaternion(axis: up, angle:)` gives.
 struct HeadingRotation: Equatable {
-    private(set) var cosHalf = 1.0
-    private(set) var sinHalf = 0.0
+    private var half = UnitAngle()
 
     init() {}
-    init(angle: Double) {
-        cosHalf = cos(angle / 2)
-        sinHalf = sin(angle / 2)
+    init(angle: Double) { half = UnitAngle(angle / 2) }
+
+    /// The heading as a unit angle pair: (cos a, sin a) from the half angle's.
+    @inline(__always) var angle: UnitAngle {
+        UnitAngle(cos: half.cos * half.cos - half.sin * half.sin, sin: 2 * half.sin * half.cos)
     }
 
-    /// The unit vector (sin a, cos a): the heading's direction in (east, north) coordinates.
-    @inline(__always) var direction: (east: Double, north: Double) {
-        (2 * sinHalf * cosHalf, cosHalf * cosHalf - sinHalf * sinHalf)
-    }
-
-    /// Turns by `step` rad (small: one heading correction) and renormalises.
+    /// Turns by `step` rad (small: one heading correction).
     @inline(__always) mutating func turn(by step: Double) {
-        let (s, c) = sinCosOfSmallAngle(step / 2)
-        var newCos = cosHalf * c - sinHalf * s
-        var newSin = sinHalf * c + cosHalf * s
-        let k = (3 - (newCos * newCos + newSin * newSin)) / 2
-        newCos *= k
-        newSin *= k
-        // Past ±π the wrapped angle jumps by 2π, which flips the half-angle pair's sign.
-        if newCos < 0 { newCos = -newCos; newSin = -newSin }
-        cosHalf = newCos
-        sinHalf = newSin
+        half.turn(by: 0.5 * step)
+        if half.cos < 0 { half.negate() }
     }
 
     /// self ⊗ q: the rotation about up applied after q (the quaternion product with x = y = 0 written out).
     @inline(__always) func applied(to q: Quaternion) -> Quaternion {
-        Quaternion(w: cosHalf * q.w - sinHalf * q.z, x: cosHalf * q.x - sinHalf * q.y,
-                   y: cosHalf * q.y + sinHalf * q.x, z: cosHalf * q.z + sinHalf * q.w)
+        let c = half.cos, s = half.sin
+        return Quaternion(w: c * q.w - s * q.z, x: c * q.x - s * q.y, y: c * q.y + s * q.x, z: c * q.z + s * q.w)
     }
 }
