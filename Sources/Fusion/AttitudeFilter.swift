@@ -107,7 +107,8 @@ public struct AttitudeFilter: Sendable {
         updateRest(gyro: rawGyro, accel: accel, accelNorm: accelNorm, dt: dt)
 
         let rate = rawGyro - current.bias.bias
-        current.gyroAttitude = (current.gyroAttitude * Quaternion.gyroStep(rate * dt)).renormalized
+        let gyroAttitude = current.gyroAttitude
+        current.gyroAttitude = (gyroAttitude * Quaternion.gyroStep(rate * dt)).scaled(by: gyroAttitude.renormalizingFactor)
 
         let tiltCorrection = correctInclination(accel: accel, accelNorm: accelNorm, dt: dt)
         // Body → level, formed once for the bias evidence, the field and the output.
@@ -174,7 +175,7 @@ public struct AttitudeFilter: Sendable {
     // MARK: Tilt
 
     /// Turns the gravity estimate to vertical; returns the correction applied (nil without a usable estimate).
-    private mutating func correctInclination(accel: Vector3, accelNorm: Double, dt: Double) -> Quaternion? {
+    @inline(__always) private mutating func correctInclination(accel: Vector3, accelNorm: Double, dt: Double) -> Quaternion? {
         // Taps and impacts are not gravity: hold the average through them.
         if abs(accelNorm - Units.standardGravity) <= settings.accelRejection {
             let inertial = current.gyroAttitude.rotate(accel)
@@ -190,30 +191,40 @@ public struct AttitudeFilter: Sendable {
             }
         }
         let gravity = current.accelTime < settings.accelTimeConstant ? current.accelMean : current.accelFilter.output
-        let correction = AttitudeFilter.turnToVertical(current.inclination.rotate(gravity))
-        if let c = correction { current.inclination = (c * current.inclination).renormalized }
+        let inclination = current.inclination
+        let correction = AttitudeFilter.turnToVertical(inclination.rotate(gravity), length: gravity.length)
+        if let c = correction { current.inclination = (c * inclination).scaled(by: inclination.renormalizingFactor) }
         return correction
     }
 
-    /// Smallest rotation taking the direction of `v` onto +z: axis v × z = (v.y, −v.x, 0), angle acos(v.z/|v|).
-    /// With n = |v|, its quaternion (cos ½θ, sin ½θ · axis/|axis|) is ((n + v.z), v.y, −v.x, 0) / √(2n(n + v.z)):
-    /// two square roots and one division, where normalising v first and dividing by 2 cos ½θ takes three
-    /// divisions. Nil for a vector too short to have a direction.
-    @inline(__always) static func turnToVertical(_ v: Vector3) -> Quaternion? {
-        let n2 = v.dot(v)
-        guard n2 > 1e-6 else { return nil }
-        let n = n2.squareRoot()
+    /// Smallest rotation taking the direction of `v` (of length `n`) onto +z: axis v × z = (v.y, −v.x, 0), angle
+    /// acos(v.z/n). Its quaternion (cos ½θ, sin ½θ · axis/|axis|) is ((n + v.z), v.y, −v.x, 0) / √(2n(n + v.z)).
+    /// The length is passed in because a rotated vector keeps it: the gravity estimate's length does not wait
+    /// for the rotation. Nil for a vector too short to have a direction.
+    @inline(__always) static func turnToVertical(_ v: Vector3, length n: Double) -> Quaternion? {
+        guard n > 1e-3 else { return nil }
         let nz = n + v.z
         // Pointing (almost) straight down: turn by π about x.
         guard nz > 1e-6 * n else { return Quaternion(w: 0, x: 1, y: 0, z: 0) }
-        let k = 1 / (2 * n * nz).squareRoot()
+        let k = inverseSquareRootOfTwoNTimes(n, plus: v.z)
         return Quaternion(w: nz * k, x: v.y * k, y: -v.x * k, z: 0)
+    }
+
+    /// 1 / √(2n(n + v.z)). Once the filter has converged v is within a small angle of vertical, so with
+    /// δ = (n − v.z)/(2n) (about a quarter of that angle squared) this is 1/(2n) · (1 − δ)^(−1/2), whose series
+    /// 1 + δ/2 + 3δ²/8 + 5δ³/16 + 35δ⁴/128 is exact to rounding for δ ≤ 1e-4 (angles below 1.1°) and needs
+    /// neither square root nor division on the sample chain (1/(2n) depends on the gravity estimate only).
+    @inline(__always) static func inverseSquareRootOfTwoNTimes(_ n: Double, plus z: Double) -> Double {
+        let halfInverseN = 0.5 / n
+        let delta = (n - z) * halfInverseN
+        guard delta <= 1e-4 else { return 1 / (2 * n * (n + z)).squareRoot() }
+        return halfInverseN * (1 + delta * (1.0 / 2 + delta * (3.0 / 8 + delta * (5.0 / 16 + delta * (35.0 / 128)))))
     }
 
     /// In motion, the tilt correction measures the bias along the body directions that are now horizontal:
     /// the correction undoes drift, so minus its rate is the drift caused by the bias error. East and north
     /// are measured together (one joint Kalman update).
-    private mutating func learnBiasFromCorrection(_ correction: Quaternion, axes: RotationRows, dt: Double) {
+    @inline(__always) private mutating func learnBiasFromCorrection(_ correction: Quaternion, axes: RotationRows, dt: Double) {
         // The first second of start-up averaging mostly undoes the error of a first sample taken mid-movement,
         // which is not drift (learning from it can invent a bias of degrees per second); after that the
         // corrections are mostly drift again, and waiting longer only lets a real bias tilt the estimate.
@@ -230,7 +241,7 @@ public struct AttitudeFilter: Sendable {
 
     // MARK: Rest and bias
 
-    private mutating func updateRest(gyro: Vector3, accel: Vector3, accelNorm: Double, dt: Double) {
+    @inline(__always) private mutating func updateRest(gyro: Vector3, accel: Vector3, accelNorm: Double, dt: Double) {
         let c = coefficients
         current.restGyroMean += (gyro - current.restGyroMean) * c.rest
         current.restAccelMean += (accel - current.restAccelMean) * c.rest
@@ -268,7 +279,7 @@ public struct AttitudeFilter: Sendable {
         atan2(-e.z, (e.x * e.x + e.y * e.y).squareRoot())
     }
 
-    private mutating func correctHeading(mag m: Vector3, axes: RotationRows, rate: Vector3, dt: Double) {
+    @inline(__always) private mutating func correctHeading(mag m: Vector3, axes: RotationRows, rate: Vector3, dt: Double) {
         let level = axes.rotate(m)
         let norm = m.length
         let horizontal = (level.x * level.x + level.y * level.y).squareRoot()
