@@ -42,11 +42,17 @@ public struct AttitudeFilter: Sendable {
         get { current }
         set {
             current = newValue
-            current.gyroAttitude = newValue.gyroAttitude.normalized
-            current.inclination = newValue.inclination.normalized
+            // The per-sample renormalisation is a first-order step: give it unit quaternions to keep.
+            current.gyroAttitude = AttitudeFilter.unit(newValue.gyroAttitude)
+            current.inclination = AttitudeFilter.unit(newValue.inclination)
             headingRotation = HeadingRotation(angle: newValue.headingOffset)
             dipReference = UnitAngle(newValue.magDipReference)
         }
+    }
+
+    /// q itself when it is of unit length to rounding (so a saved state comes back bit for bit), else q normalised.
+    private static func unit(_ q: Quaternion) -> Quaternion {
+        abs(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z - 1) < 1e-12 ? q : q.normalized
     }
 
     // MARK: Outputs

@@ -17,6 +17,11 @@ public struct GyroBiasEstimator: Sendable, Equatable {
         pxx = v; pyy = v; pzz = v; pxy = 0; pxz = 0; pyz = 0
     }
 
+    /// The covariance (rad/s)² as a matrix, for inspection and tests.
+    public var covariance: Matrix3 {
+        Matrix3(rows: Vector3(pxx, pxy, pxz), Vector3(pxy, pyy, pyz), Vector3(pxz, pyz, pzz))
+    }
+
     /// Standard deviation of the estimate along a unit body direction.
     public func sigma(along e: Vector3) -> Double { e.dot(covarianceTimes(e)).squareRoot() }
 
