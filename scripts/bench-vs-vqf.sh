@@ -39,7 +39,9 @@ if [ "$keep" = 1 ]; then echo "bench-vs-vqf: keeping $work"; else trap 'rm -rf "
 
 echo "== release build of headtrack"
 swift build -c release >"$work/build.log" 2>&1 || { tail -20 "$work/build.log" >&2; echo "bench-vs-vqf: swift build -c release failed" >&2; exit 1; }
-headtrack=$(swift build -c release --show-bin-path)/headtrack
+# bench lives in the lab executable (`headtrack bench` hands over to it); call it directly.
+headtrack=$(swift build -c release --show-bin-path)/headtrack-lab
+[ -x "$headtrack" ] || { echo "bench-vs-vqf: $headtrack not found after the release build" >&2; exit 1; }
 
 echo "== vqf from PyPI into a throw-away venv"
 python3 -m venv "$work/venv"
@@ -78,10 +80,10 @@ EOF
 if [ "$callgrind" = 1 ]; then
   echo "== instructions per sample under callgrind (one pass each)"
   # valgrind cannot read the Swift toolchain's debug info: count a copy without it (symbols stay).
-  objcopy --strip-debug "$headtrack" "$work/headtrack"
+  objcopy --strip-debug "$headtrack" "$work/headtrack-lab"
   samples=$("$work/vqf-harness" "$trace" 1 | sed -n 's/^samples //p')
   valgrind --tool=callgrind --callgrind-out-file="$work/headtrack.cg" \
-    "$work/headtrack" bench --stages-only --runs 1 --trace "$trace" >/dev/null 2>&1
+    "$work/headtrack-lab" bench --stages-only --runs 1 --trace "$trace" >/dev/null 2>&1
   valgrind --tool=callgrind --callgrind-out-file="$work/vqf.cg" '--toggle-collect=*vqfPass*' \
     "$work/vqf-harness" "$trace" 1 >/dev/null 2>&1
   callgrind_annotate --inclusive=yes "$work/headtrack.cg" 2>/dev/null >"$work/headtrack.txt"

@@ -1,6 +1,7 @@
 #include "CLinux.h"
 #include <errno.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/ioctl.h>
 
 int ht_i2c_select(int fd, uint16_t address) {
@@ -21,6 +22,25 @@ int ht_i2c_write_byte(int fd, uint8_t reg, uint8_t value) {
 int ht_i2c_read_byte(int fd, uint8_t reg) {
     int r = i2c_smbus_read_byte_data(fd, reg);
     return r < 0 ? (errno ? -errno : r) : r;
+}
+
+int ht_i2c_check_adapter(int fd) {
+    unsigned long funcs = 0;
+    return ioctl(fd, I2C_FUNCS, &funcs) < 0 ? -errno : 0;
+}
+
+int ht_lock_exclusive(int fd) {
+    struct flock lock;
+    memset(&lock, 0, sizeof lock);
+    lock.l_type = F_WRLCK;
+    lock.l_whence = SEEK_SET;
+    if (fcntl(fd, F_SETLK, &lock) == 0) return 0;
+    if (errno != EAGAIN && errno != EACCES) return -errno;
+    memset(&lock, 0, sizeof lock);
+    lock.l_type = F_WRLCK;
+    lock.l_whence = SEEK_SET;
+    if (fcntl(fd, F_GETLK, &lock) != 0) return -errno;
+    return lock.l_type == F_UNLCK ? -EAGAIN : (int)lock.l_pid;
 }
 
 int ht_gpio_request_outputs(int chip_fd, const uint32_t *offsets, uint32_t count, const char *consumer,
@@ -80,3 +100,39 @@ void ht_install_stop_handlers(void) {
 }
 
 int ht_stop_requested(void) { return (int)stop_signal; }
+
+void ht_install_hangup_handlers(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = ht_on_stop;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGHUP, &action, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+int ht_run_and_wait(char *const argv[], int quiet) {
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    if (quiet) {
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    }
+    pid_t pid;
+    int r = posix_spawnp(&pid, argv[0], &actions, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (r != 0) return -r;
+    int status = 0;
+    for (;;) {
+        if (waitpid(pid, &status, 0) == pid) break;
+        if (errno != EINTR) return -errno;
+    }
+    if (WIFEXITED(status)) return WEXITSTATUS(status);
+    return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}

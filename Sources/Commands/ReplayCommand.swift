@@ -1,4 +1,5 @@
 import Fusion
+import Geometry
 import Gestures
 import Runtime
 import Sensors
@@ -8,14 +9,21 @@ struct ReplayCommand: Command {
     static let name = "replay"
     static let summary = "run the pipeline over a recorded trace; write events, attitude and a plot"
     static let help = """
-        usage: headtrack replay TRACE [--mount F,L,U] [--events OUT.csv] [--attitude OUT.csv] [--plot OUT.svg]
+        usage: headtrack replay TRACE [--mount F,L,U] [--calibration FILE] [--events OUT.csv] [--attitude OUT.csv]
+                                [--plot OUT.svg]
 
         Runs fusion, heading smoothing and gesture detection over an imu-trace v1 file with its own
-        timestamps, as fast as possible, and prints the detected gestures.
+        timestamps, as fast as possible, and prints the detected gestures. TRACE `-` reads standard input;
+        `--events -` or `--attitude -` write that table to standard output (the gesture lines and the
+        summary then go to standard error).
 
         options:
           --mount F,L,U     sensor axes that point forward, left and up, e.g. --mount=-x,z,y for a sensor
                             worn X back, Y up, Z left (default x,y,z)
+          --calibration FILE
+                            apply a calibration file from 'headtrack calibrate' to the raw samples, exactly as
+                            'headtrack run' does (gyro bias, then magnetometer hard/soft iron, before the mount);
+                            a file that cannot be read is an error here, not a silent fallback
           --events FILE     write t,event rows (event: nod, shake, up, down, left, right)
           --attitude FILE   write t,qw,qx,qy,qz,heading_deg,smoothed_heading_deg per sample; the quaternion
                             rotates sensor-frame vectors into ENU, like the trace truth columns
@@ -27,16 +35,24 @@ struct ReplayCommand: Command {
         if let m = try arguments.option("mount") {
             do { settings.mount = try Mount(parsing: m) } catch { throw CommandError(error.description, status: 2) }
         }
-        let eventsPath = try arguments.option("events")
-        let attitudePath = try arguments.option("attitude")
-        let plotPath = try arguments.option("plot")
+        settings.calibration = try CalibrationOption.load(try arguments.option("calibration"))
+        let eventsPath = try arguments.outputPath("events", allowStandardOutput: true)
+        let attitudePath = try arguments.outputPath("attitude", allowStandardOutput: true)
+        let plotPath = try arguments.outputPath("plot")
         let paths = try arguments.positionals()
         guard paths.count == 1 else {
             throw CommandError(paths.isEmpty ? "give one trace file (see headtrack replay --help)" : "give exactly one trace file", status: 2)
         }
         let trace: Trace
-        do { trace = try TraceFile.read(path: paths[0]) } catch { throw CommandError(error.description) }
-
+        do { trace = try TraceFile.read(path: paths[0] == "-" ? "/dev/stdin" : paths[0]) } catch {
+            throw CommandError(error.description)
+        }
+        if eventsPath == "-" && attitudePath == "-" {
+            throw CommandError("only one of --events and --attitude can go to standard output", status: 2)
+        }
+        // With a table on stdout, what people read goes to stderr so the table stays clean for a pipe.
+        let tableOnStandardOutput = eventsPath == "-" || attitudePath == "-"
+        let say = { (line: String) in tableOnStandardOutput ? Console.err(line) : Console.out(line) }
         let events = try eventsPath.map { p throws in try open(p) }
         let attitude = try attitudePath.map { p throws in try open(p) }
         try events?.write("t,event\n")
@@ -51,7 +67,7 @@ struct ReplayCommand: Command {
                 switch event {
                 case let .gesture(t, e):
                     counts[e.rawValue, default: 0] += 1
-                    Console.out("t=\(fixed(t, 2))s \(e.rawValue)")
+                    say("t=\(fixed(t, 2))s \(e.rawValue)")
                     try events?.write("\(fixed(t, 4)),\(e.rawValue)\n")
                     recorder.gesture(t: t, event: e)
                 case let .sample(_, t, pipeline):
@@ -70,15 +86,26 @@ struct ReplayCommand: Command {
         try events?.close()
         try attitude?.close()
         let summary = GestureEvent.allCases.compactMap { e in counts[e.rawValue].map { "\(e.rawValue) \($0)" } }
-        Console.out("\(trace.records.count) samples; gestures: \(summary.isEmpty ? "none" : summary.joined(separator: ", "))")
+        say("\(trace.records.count) samples; gestures: \(summary.isEmpty ? "none" : summary.joined(separator: ", "))")
         if let p = plotPath {
             try recorder.write(to: p, title: "headtrack replay \(paths[0])", truth: PlotRecorder.truthBeside(trace: paths[0]))
-            Console.out("plot written to \(p)")
+            say("plot written to \(p)")
         }
         return 0
     }
 
     static func open(_ path: String) throws -> BufferedFileWriter {
-        do { return try BufferedFileWriter(path: path) } catch { throw CommandError(error.description) }
+        do { return path == "-" ? try BufferedFileWriter(standardOutput: ()) : try BufferedFileWriter(path: path) } catch {
+            throw CommandError(error.description)
+        }
+    }
+}
+
+/// `--calibration FILE` of `replay` and `eval attitude`: the file, or none; an unreadable or invalid file is an
+/// error (exit 1), never a silent fallback, because the point is to check that very file.
+public enum CalibrationOption {
+    public static func load(_ path: String?) throws -> Calibration {
+        guard let p = path else { return .none }
+        do { return try CalibrationStore(path: p).load() } catch { throw CommandError(error.description) }
     }
 }

@@ -1,3 +1,5 @@
+import Geometry
+
 extension AttitudeFilter {
     /// The filter's parameters: fixed for its lifetime, kept apart from its `State` (which `reset()` clears)
     /// and from the per-dt `Coefficients` derived from them.

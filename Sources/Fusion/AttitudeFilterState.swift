@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Geometry
 
 extension AttitudeFilter {
     /// Everything the filter changes from sample to sample, in one value: read it to save or inspect the

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Geometry
 
 // Small rotation helpers for the attitude filter's per-sample path. Each one replaces a general formula
 // (sin/cos/atan2 from libm, a square root and a division for a norm) by one that is exact to rounding for the

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Testing
 @testable import Fusion
+import Geometry
 
 /// The filter's `State` value: what is saved is everything the filter needs to carry on, and `reset()` forgets
 /// it all while keeping the settings.

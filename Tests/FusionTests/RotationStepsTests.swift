@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Testing
 @testable import Fusion
+import Geometry
 
 /// The filter's fast rotation helpers against the general formulas they replace (libm, the textbook Kalman
 /// update): each must agree to rounding wherever the filter uses it, and fall back correctly outside.

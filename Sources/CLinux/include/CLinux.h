@@ -17,6 +17,11 @@ int ht_i2c_read_block(int fd, uint8_t reg, uint8_t length, uint8_t *buffer);
 int ht_i2c_write_byte(int fd, uint8_t reg, uint8_t value);
 /// Reads one register. Returns the value (0...255) or -errno.
 int ht_i2c_read_byte(int fd, uint8_t reg);
+/// ioctl(fd, I2C_FUNCS): 0 when `fd` is an I²C adapter (i2c-dev), else -errno (ENOTTY for other files).
+int ht_i2c_check_adapter(int fd);
+/// Takes an exclusive POSIX record lock on the whole of `fd` without waiting. Returns 0, or the pid of the
+/// process that holds it (> 0), or -errno when locking itself failed.
+int ht_lock_exclusive(int fd);
 
 /// GPIO_V2_GET_LINE_IOCTL on the chip fd: requests `count` lines as outputs, initially low.
 /// Returns the line-request fd or -errno.
@@ -40,5 +45,12 @@ unsigned long ht_gpio_v2_set_values_ioctl(void);
 void ht_install_stop_handlers(void);
 /// Non-zero once SIGINT or SIGTERM arrived; returns the signal number.
 int ht_stop_requested(void);
+/// Also route SIGHUP (the ssh session dropped) into the stop flag and ignore SIGPIPE (writes to a terminal
+/// that is gone), so `calibrate --restart-service` still starts the service again.
+void ht_install_hangup_handlers(void);
+
+/// Runs `argv` (argv[0] looked up in PATH) and waits; its exit status, 128+signal, or -errno if it could not
+/// start. `quiet` sends its stdout and stderr to /dev/null.
+int ht_run_and_wait(char *const argv[], int quiet);
 
 #endif

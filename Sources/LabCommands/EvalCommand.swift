@@ -1,3 +1,4 @@
+import Commands
 /// A topic of `headtrack eval`: each lives in its own file and is listed in `EvalCommand.topics`.
 public protocol EvalTopic {
     static var topic: String { get }
@@ -8,6 +9,7 @@ public protocol EvalTopic {
 
 extension EvalSmoothingCommand: EvalTopic {}
 extension EvalAttitudeCommand: EvalTopic {}
+extension EvalCalibrationCommand: EvalTopic {}
 
 /// `headtrack eval TOPIC ...`: measures the product on recordings and simulated motion.
 struct EvalCommand: Command {
@@ -21,6 +23,7 @@ struct EvalCommand: Command {
             EvalGesturesCommand.self,
             EvalSmoothingCommand.self,
             EvalAttitudeCommand.self,
+            EvalCalibrationCommand.self,
         ]
     }
 
@@ -33,6 +36,15 @@ struct EvalCommand: Command {
         return s
     }
 
+    static var documentedSubcommands: [(name: String, summary: String, help: String)] {
+        topics.map { ($0.topic, $0.summary, $0.help) }
+    }
+
+    /// A topic's help with the exit statuses.
+    static func fullHelp(_ topic: any EvalTopic.Type) -> String {
+        topic.help + (topic.help.hasSuffix("\n") ? "\n" : "\n\n") + ExitStatus.text()
+    }
+
     static func run(_ arguments: inout Arguments) throws -> Int32 {
         let all = try arguments.positionalsAndOptions()
         guard let name = all.first else { throw CommandError("name a topic\n\n" + help, status: 2) }
@@ -41,7 +53,7 @@ struct EvalCommand: Command {
         }
         var rest = Arguments(Array(all.dropFirst()), command: "eval \(name)")
         if rest.wantsHelp {
-            Console.out(topic.help)
+            Console.out(fullHelp(topic))
             return 0
         }
         return try topic.run(&rest)
