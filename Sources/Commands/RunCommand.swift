@@ -1,4 +1,3 @@
-import CLinux
 import Hardware
 import Runtime
 import Sensors
@@ -57,63 +56,29 @@ struct RunCommand: Command {
         }
         try arguments.finish()
 
-        var bus = try HardwareSession.openBus(config.i2cDevice)
-        let driver = try HardwareSession.detectBoard(&bus, config: config, report: { if !quiet { Console.out($0) } })
-        let lines: LinuxGPIOLines
-        do {
-            lines = try LinuxGPIOLines(chip: config.gpioChip, offsets: config.ledLines, activeLow: config.activeLow)
-        } catch { throw CommandError(error.description) }
-
-        var settings = config.pipelineSettings
-        settings.calibration = HardwareSession.loadCalibration(config.calibrationFile)
-
-        ht_install_stop_handlers()
-        var loop = TrackerLoop(driver: driver, lines: lines, clock: LinuxMonotonicClock(),
-                               pipeline: Pipeline(settings: settings), rates: config.rates)
-        loop.readout = readout
-        do { try loop.start() } catch {
-            try? lines.set(0)
-            throw CommandError(error.description)
-        }
-        Console.out("headtrack: \(loop.driver.chipName) on \(config.i2cDevice)"
+        var session = try TrackerSession.onHardware(
+            config: config, readout: readout, report: { if !quiet { Console.out($0) } },
+            lines: { () throws(SessionError) in try HardwareSession.openLines(config) },
+            calibration: { HardwareSession.loadCalibration(config.calibrationFile, warn: { Console.err($0) }) })
+        let lines = session.loop.lines
+        do { try session.start() } catch { throw CommandError(error.description) }
+        let chip = session.loop.driver.chipName
+        Console.out("headtrack: \(chip) on \(config.i2cDevice)"
             + ", LEDs on \(lines.chipPath) (\(lines.chipLabel)) lines \(config.ledLines.map(String.init).joined(separator: ","))")
-        SystemdNotify.ready(status: "tracking with \(loop.driver.chipName)")
-        var nextSummary = 60.0
-        var samples = 0
-        var faults = FaultCounters()  // kept from the events, for the minute summary while the loop runs
-        var nextWatchdog = 0.0
-        let watchdogInterval = SystemdNotify.watchdogInterval
-        if let note = loop.readoutNote { Console.err("headtrack: note: " + note) }
-        RealtimeMode.tightenTimerSlack()
-        RealtimeOptions.enter(realtime)
-        loop.run(duration: duration, shouldStop: { ht_stop_requested() != 0 }) { event, _ in
+        session.serve(duration: duration, thread: LoopThread(realtime: realtime), status: "tracking with \(chip)", say: Console.say) { event, _ in
             switch event {
             case let .gesture(t, e):
                 if !quiet { Console.out("t=\(fixed(t, 2))s gesture: \(e.rawValue)") }
-            case .imu:
-                samples += 1
             case let .fault(t, error):
-                faults.count(error)
                 Console.err("t=\(fixed(t, 2))s fault: \(error)")
             case let .reinitialized(t):
-                faults.chipResets += 1
                 Console.err("t=\(fixed(t, 2))s a sensor had lost its configuration (power glitch?): re-initialised")
-            case let .display(t, _):
-                if let w = watchdogInterval, t >= nextWatchdog {
-                    nextWatchdog = t + w
-                    SystemdNotify.watchdog()
-                }
-                if t >= nextSummary {
-                    nextSummary += 60
-                    Console.out("t=\(fixed(t, 0))s summary: \(samples) IMU samples, \(faults.total) faults; \(faults.summary)")
-                }
+            case .imu, .display:
+                break
             }
         }
-        loop.ledsOff()
-        SystemdNotify.stopping()
-        Console.out("headtrack: stopped; \(loop.imuSamples) IMU samples; \(loop.faults.summary)"
-            + (loop.readout == .fifo ? " fifo-overflows=\(loop.fifoOverflows) fifo-samples-lost=\(loop.fifoClock.samplesLost)" : ""))
-        if !quiet { for line in loop.timing.summaryLines { Console.out("  " + line) } }
+        Console.out(session.stoppedLine)
+        if !quiet { for line in session.loop.timing.summaryLines { Console.out("  " + line) } }
         return 0
     }
 }

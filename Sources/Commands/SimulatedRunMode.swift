@@ -1,4 +1,3 @@
-import CLinux
 import Runtime
 import SimulatedRuns
 
@@ -16,9 +15,6 @@ enum SimulatedRunMode {
         let seconds = duration ?? options.script.duration + 1
         Console.out("headtrack: simulated MPU-9250 + AK8963, \(readout.rawValue) readout at \(fixed(config.rates.imuHz, 0)) Hz, "
             + "\(fixed(seconds, 1)) s " + (speed == 0 ? "as fast as possible (I²C time at 400 kHz)" : "in real time"))
-        ht_install_stop_handlers()
-        RealtimeMode.tightenTimerSlack()
-        RealtimeOptions.enter(realtime)
         let observer: (LoopEvent, Pipeline) -> Void = { event, _ in
             switch event {
             case let .gesture(t, e): if !quiet { Console.out("t=\(fixed(t, 2))s gesture: \(e.rawValue)") }
@@ -26,12 +22,14 @@ enum SimulatedRunMode {
             default: break
             }
         }
-        let stop = { ht_stop_requested() != 0 }
+        let thread = LoopThread(realtime: realtime)
         let report: SimulatedLoopReport
         do {
             report = speed == 0
-                ? try SimulatedLoop.runFullSpeed(options, duration: seconds, shouldStop: stop, observer: observer)
-                : try SimulatedLoop.runPaced(options, duration: seconds, shouldStop: stop, observer: observer)
+                ? try SimulatedLoop.runFullSpeed(options, duration: seconds, stopSignals: true, thread: thread, say: Console.say,
+                                                 observer: observer)
+                : try SimulatedLoop.runPaced(options, duration: seconds, stopSignals: true, thread: thread, say: Console.say,
+                                             observer: observer)
         } catch { throw CommandError(error.description) }
         Console.out("headtrack: stopped; \(report.imuSamples) IMU samples in \(fixed(report.simulatedSeconds, 2)) s simulated "
             + "(\(fixed(report.realSeconds, 2)) s real); \(report.gestures) gestures; FIFO overflows \(report.fifoOverflows); "
