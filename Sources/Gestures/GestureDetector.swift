@@ -27,7 +27,8 @@ extension GestureRecognizer {
 /// when the mount names it (`Settings.headAxesKnown`), so roll toward a shoulder is no nod; without a mount,
 /// about any horizontal axis (nod and shake still come out right, but a tilt looks like a nod).
 ///
-/// A gesture is a run of alternating swings, a nod not inside an ongoing gait rhythm (see `Settings` for the gesture model
+/// A gesture is a run of alternating swings, a nod not inside an ongoing gait rhythm nor made by a head that bounces more
+/// than a rotation about the neck explains (heel strikes; needs the accelerometer) (see `Settings` for the gesture model
 /// each rule comes from). It is reported once, during its completing swing as soon as that swing is past its
 /// peak, with its start and the swings seen so far; the run then goes on silently until it stops.
 ///
