@@ -9,12 +9,14 @@ struct RunCommand: Command {
     static let summary = "track the head on real hardware and drive the LEDs (until Ctrl-C / SIGTERM)"
     static let help = """
         usage: headtrack run [--i2c DEV] [--gpio-chip CHIP] [--config FILE] [--duration S] [--quiet]
-                             [--fifo] [--imu-hz HZ] [--realtime [--cpu N] [--priority P]]
+                             [--fifo] [--imu-hz HZ] [--realtime [--cpu N] [--priority P]] [--socket PATH]
                headtrack run --simulated [--speed N] [--duration S] [--fifo] [--imu-hz HZ] [--realtime ...]
+                                         [--config FILE] [--socket PATH]
 
         Reads the IMU and magnetometer over I²C, fuses attitude and heading, detects gestures and drives the
         LEDs through the GPIO character device. SIGINT or SIGTERM end it cleanly with every LED off.
-        A fault summary is logged every minute and at exit.
+        A fault summary is logged every minute and at exit. Gestures, heading and faults are served to local
+        apps as JSON lines on a Unix socket (the README's "Event stream"; `headtrack watch` shows them).
 
         options:
           --i2c DEV         I²C bus device (default from the config, else /dev/i2c-1)
@@ -29,6 +31,8 @@ struct RunCommand: Command {
                             refuses, one warning line and normal scheduling
           --cpu N           with --realtime: pin the loop thread to CPU N
           --priority P      with --realtime: SCHED_FIFO priority 1...99 (default 50)
+          --socket PATH     event stream socket (default: the config's stream.socket, else
+                            /run/headtrack/events.sock; with --simulated only when given or configured)
           --simulated       run the loop on the simulated board (demo story) instead of hardware; prints
                             the loop's stage timing at the end
           --speed N         with --simulated: 1 = paced by the real clock (default), 0 = as fast as possible
@@ -47,11 +51,12 @@ struct RunCommand: Command {
             config.rates.imuHz = hz
         }
         let realtime = try RealtimeOptions.parse(&arguments)
+        let socket = try arguments.option("socket")
         if arguments.flag("simulated") {
             let speed = try arguments.double("speed") ?? 1
             try arguments.finish()
             return try SimulatedRunMode.run(config: config, readout: readout, speed: speed, duration: duration,
-                                            quiet: quiet, realtime: realtime)
+                                            quiet: quiet, realtime: realtime, socket: socket)
         }
         try arguments.finish()
 
@@ -75,27 +80,35 @@ struct RunCommand: Command {
         }
         Console.out("headtrack: \(loop.driver.chipName) on \(config.i2cDevice)"
             + ", LEDs on \(lines.chipPath) (\(lines.chipLabel)) lines \(config.ledLines.map(String.init).joined(separator: ","))")
-        SystemdNotify.ready(status: "tracking with \(loop.driver.chipName)")
+        let stream = try StreamSetup.open(explicit: socket, config: config, byDefault: true,
+                                          hello: StreamHello(board: loop.driver, rates: config.rates, stateHz: config.streamStateHz))
+        var status = ServiceStatus(device: loop.driver.chipName)
+        let notifying = SystemdNotify.available
+        SystemdNotify.ready(status: status.text)
         var nextSummary = 60.0
         var samples = 0
         var faults = FaultCounters()  // kept from the events, for the minute summary while the loop runs
         var nextWatchdog = 0.0
         let watchdogInterval = SystemdNotify.watchdogInterval
-        if let note = loop.readoutNote { Console.err("headtrack: note: " + note) }
+        if let note = loop.readoutNote { Log.notice("headtrack: note: " + note) }
         RealtimeMode.tightenTimerSlack()
         RealtimeOptions.enter(realtime)
-        loop.run(duration: duration, shouldStop: { ht_stop_requested() != 0 }) { event, _ in
+        loop.run(duration: duration, shouldStop: { ht_stop_requested() != 0 }) { event, pipeline in
+            stream?.handle(event, pipeline)
+            if notifying, let text = status.handle(event) {
+                SystemdNotify.send("STATUS=" + text)
+            }
             switch event {
             case let .gesture(t, e):
-                if !quiet { Console.out("t=\(fixed(t, 2))s gesture: \(e.rawValue)") }
+                if !quiet { Log.info("t=\(fixed(t, 2))s gesture: \(e.rawValue)") }
             case .imu:
                 samples += 1
             case let .fault(t, error):
                 faults.count(error)
-                Console.err("t=\(fixed(t, 2))s fault: \(error)")
+                Log.warning("t=\(fixed(t, 2))s fault: \(error)")
             case let .reinitialized(t):
                 faults.chipResets += 1
-                Console.err("t=\(fixed(t, 2))s a sensor had lost its configuration (power glitch?): re-initialised")
+                Log.warning("t=\(fixed(t, 2))s a sensor had lost its configuration (power glitch?): re-initialised")
             case let .display(t, _):
                 if let w = watchdogInterval, t >= nextWatchdog {
                     nextWatchdog = t + w
@@ -103,14 +116,16 @@ struct RunCommand: Command {
                 }
                 if t >= nextSummary {
                     nextSummary += 60
-                    Console.out("t=\(fixed(t, 0))s summary: \(samples) IMU samples, \(faults.total) faults; \(faults.summary)")
+                    Log.info("t=\(fixed(t, 0))s summary: \(samples) IMU samples, \(faults.total) faults; \(faults.summary)")
                 }
             }
         }
         loop.ledsOff()
         SystemdNotify.stopping()
+        stream?.stop()
         Console.out("headtrack: stopped; \(loop.imuSamples) IMU samples; \(loop.faults.summary)"
             + (loop.readout == .fifo ? " fifo-overflows=\(loop.fifoOverflows) fifo-samples-lost=\(loop.fifoClock.samplesLost)" : ""))
+        if let s = stream { Log.info("  " + StreamSetup.summary(s)) }
         if !quiet { for line in loop.timing.summaryLines { Console.out("  " + line) } }
         return 0
     }
