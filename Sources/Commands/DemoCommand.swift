@@ -8,7 +8,7 @@ struct DemoCommand: Command {
     static let name = "demo"
     static let summary = "run the full pipeline on a simulated board through a ~20 s scripted story"
     static let help = """
-        usage: headtrack demo [--speed N] [--plot OUT.svg]
+        usage: headtrack demo [--speed N] [--plot OUT.svg] [--socket PATH]
 
         Runs the real driver, fusion, gesture detector, heading smoother and LED logic against a simulated
         MPU-9250 + AK8963 on a simulated I²C bus. The story: look around, face north, nod, shake, turn around.
@@ -19,11 +19,14 @@ struct DemoCommand: Command {
           --speed N       run N× faster than real time (default 1 in a terminal, as fast as possible otherwise;
                           0 = as fast as possible)
           --plot OUT.svg  also draw what happened as an SVG picture
+          --socket PATH   serve the event stream (README "Event stream") on this socket while the story runs,
+                          e.g. for `headtrack watch --socket PATH` or your own app
         """
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
         let speedOption = try arguments.double("speed")
         let plotPath = try arguments.option("plot")
+        let socket = try arguments.option("socket")
         try arguments.finish()
         let live = Console.isTerminal
         var demo = SimulatedRun()
@@ -31,12 +34,17 @@ struct DemoCommand: Command {
         if speed < 0 { throw CommandError("--speed must be ≥ 0", status: 2) }
         demo.speed = speed > 0 ? speed : nil
         let script = demo.script
+        let stream = try StreamSetup.open(explicit: socket, config: demo.config, byDefault: false,
+                                          hello: StreamHello(imu: "MPU-9250 (simulated)", magnetometer: "AK8963",
+                                                             rates: demo.config.rates, stateHz: demo.config.streamStateHz))
+        defer { stream?.stop() }
         Console.out("headtrack demo: simulated MPU-9250 + AK8963, \(fixed(script.duration, 0)) s story"
             + (demo.speed.map { " at \(fixed($0, 1))× real time" } ?? " as fast as possible"))
         var lastEvent = ""
         var lastPrinted = -1.0
         var recorder = PlotRecorder()
         let result = try demo.run(observer: { event, pipeline in
+            stream?.handle(event, pipeline)
             switch event {
             case let .gesture(t, e):
                 lastEvent = "\(e.rawValue.uppercased()) at \(fixed(t, 1)) s"

@@ -19,7 +19,7 @@ enum StreamSetup {
         settings.stateHz = config.streamStateHz
         do {
             let stream = try EventStream(settings: settings, hello: hello)
-            Log.info("headtrack: event stream on \(path)")
+            Log.noticeOnStderr("headtrack: event stream on \(path)")
             return stream
         } catch {
             if named != nil { throw CommandError(error.description) }

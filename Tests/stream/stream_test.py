@@ -128,9 +128,9 @@ def overruns_of(text):
 
 overruns, baseline_overruns = overruns_of(stdout), overruns_of(baseline_out)
 periods = 21.5 * 200
-# Loaded machine (both loops late): the loop itself skips display ticks, so 60 Hz of loop time is not
+# Loaded machine (the twin loop missed more than 1 % of its IMU deadlines): the loop itself skips display ticks, so 60 Hz of loop time is not
 # measurable then. Then the check is that every display tick the loop ran gave the client a state line.
-quiet_machine = 0 <= baseline_overruns <= periods * 0.005
+quiet_machine = 0 <= baseline_overruns <= periods * 0.01
 m = re.search(r"display\+LEDs: .*\((\d+)\)", stdout)
 display_ticks = int(m.group(1)) if m else -1
 states = [m for m in early if m["type"] == "state"]
@@ -227,5 +227,37 @@ bad_path = subprocess.run([BIN, "run", "--simulated", "--socket", os.path.join(t
                           capture_output=True, text=True, timeout=60)
 check("missing-directory-clear-error", bad_path.returncode == 1 and "directory does not exist" in bad_path.stderr,
       bad_path.stderr.strip())
+# ---- replay --stream: a recording served at its own pace ------------------------------------------------
+trace_src = os.path.join(ROOT, "..", "shared", "data", "gestures", "st26_nod.csv")
+if os.path.exists(trace_src):
+    trace = os.path.join(tmp, "nod-8s.csv")
+    with open(trace_src) as src, open(trace, "w") as out:
+        rows = 0
+        for line in src:
+            if not line.startswith("#") and line[0].isdigit():
+                rows += 1
+                if rows > 26 * 8:   # 8 s at the recording's 26 Hz
+                    break
+            out.write(line)
+    proc = subprocess.Popen([BIN, "replay", trace, "--mount=-x,z,y", "--json", "--socket", path],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    replayed = []
+    ok = wait_for_socket(path, proc)
+    if ok:
+        read_all(connect(path), replayed)
+    out, err = proc.communicate(timeout=60)
+    summary = json.loads(out) if proc.returncode == 0 else {}
+    want = [(e["gesture"], e["t"]) for e in summary.get("events", [])]
+    got = gestures(replayed)
+    # The client connects a moment after the replay starts: it gets every detection from then on.
+    first_t = next((m["t"] for m in replayed if m["type"] == "state"), 99)
+    check("replay-stream-gestures-match-summary", ok and len(want) >= 5 and same(got, [w for w in want if w[1] >= first_t], 0.0006),
+          f"client {got} vs summary {want} (client from t={first_t})")
+    states = [m["t"] for m in replayed if m["type"] == "state"]
+    check("replay-stream-state-60-per-trace-second", len(states) > 1 and abs((len(states) - 1) / (states[-1] - states[0]) - 60) < 1,
+          f"{len(states)} state lines over {states[-1] - states[0] if states else 0:.2f} s of trace time")
+else:
+    print("SKIP replay-stream -- ../shared/data/gestures/st26_nod.csv not found")
+
 print(f"stream tests: {failures} failed")
 sys.exit(1 if failures else 0)

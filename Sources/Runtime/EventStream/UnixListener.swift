@@ -27,9 +27,14 @@ final class UnixListener {
         var address = try UnixListener.address(path)
         try UnixListener.removeStale(path, address: &address)
 
+        // Bound and set up under a temporary name, then renamed into place: a client never finds the socket
+        // with the wrong mode or not yet listening.
+        let staging = path + ".new"
+        var stagingAddress = try UnixListener.address(staging)
+        unlink(staging)
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw StreamSocketError(message: "cannot create the event socket: \(UnixListener.errorText())") }
-        let bound = withUnsafePointer(to: &address) { p in
+        let bound = withUnsafePointer(to: &stagingAddress) { p in
             p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard bound == 0 else {
@@ -42,21 +47,21 @@ final class UnixListener {
                 : e == EACCES ? "no permission to create it there: give --socket PATH in a directory you may write" : "give another --socket PATH"
             throw StreamSocketError(message: "cannot create the event socket \(path): \(why); \(hint)")
         }
-        var st = stat()
-        if stat(path, &st) == 0 { identity = (st.st_dev, st.st_ino) }
+        func fail(_ what: String) -> StreamSocketError {
+            let why = UnixListener.errorText()
+            close(fd)
+            fd = -1
+            unlink(staging)
+            return StreamSocketError(message: "cannot \(what) the event socket \(path): \(why)")
+        }
         // The unit runs with a strict UMask, so the mode bind gave the file is not the one we want: set it.
         // Group: `headtrack` where it exists (the unit's Group= already is; a manual root run is not).
-        if let group = getgrnam(UnixListener.groupName) { _ = chown(path, uid_t.max, group.pointee.gr_gid) }
-        guard chmod(path, 0o660) == 0 else {
-            let why = UnixListener.errorText()
-            stop()
-            throw StreamSocketError(message: "cannot set mode 0660 on the event socket \(path): \(why)")
-        }
-        guard listen(fd, 16) == 0 else {
-            let why = UnixListener.errorText()
-            stop()
-            throw StreamSocketError(message: "cannot listen on the event socket \(path): \(why)")
-        }
+        if let group = getgrnam(UnixListener.groupName) { _ = chown(staging, uid_t.max, group.pointee.gr_gid) }
+        guard chmod(staging, 0o660) == 0 else { throw fail("set mode 0660 on") }
+        guard listen(fd, 16) == 0 else { throw fail("listen on") }
+        guard rename(staging, path) == 0 else { throw fail("move into place") }
+        var st = stat()
+        if stat(path, &st) == 0 { identity = (st.st_dev, st.st_ino) }
     }
 
     deinit { stop() }
