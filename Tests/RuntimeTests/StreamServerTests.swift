@@ -67,7 +67,8 @@ struct StreamServerTests {
         server.poll(t: 0)
         #expect(server.clientCount == 1)
         let state = LineBuffer(capacity: 256)
-        let gesture = Self.line("{\"type\":\"gesture\",\"gesture\":\"nod\"}\n")
+        // Longer than a state line, so it fits only thanks to the reserve once state has filled the rest.
+        let gesture = Self.line("{\"type\":\"gesture\",\"gesture\":\"nod\",\"pad\":\"............................................................................................................................................................\"}\n")
         let sent = 2000
         for i in 0..<sent {
             state.reset()
