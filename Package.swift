@@ -22,6 +22,9 @@ let package = Package(
         .target(name: "CRealtime"),
         // C: counting malloc interposer (glibc only), so `bench` counts heap allocations per loop iteration.
         .target(name: "CAllocCounter"),
+        // The release version and git commit, generated before each build (headtrack --version, deploy's names).
+        .plugin(name: "BuildStamp", capability: .buildTool()),
+        .target(name: "BuildInfo", swiftSettings: strict, plugins: ["BuildStamp"]),
         .target(name: "Hardware", dependencies: ["CLinux"], swiftSettings: strict),
         .target(name: "Fusion", swiftSettings: strict),
         .target(name: "Sensors", dependencies: ["Hardware", "Fusion"], swiftSettings: strict),
@@ -36,7 +39,7 @@ let package = Package(
                                "CRealtime", "CAllocCounter"],
                 swiftSettings: strict),
         .target(name: "Commands",
-                dependencies: ["Hardware", "Sensors", "Fusion", "Gestures", "Indicators",
+                dependencies: ["BuildInfo", "Hardware", "Sensors", "Fusion", "Gestures", "Indicators",
                                "Simulation", "Runtime", "Evaluation"],
                 swiftSettings: strict),
         .executableTarget(name: "headtrack", dependencies: ["Commands"], swiftSettings: strict),

@@ -16,7 +16,8 @@ Deploy headtrack to a Raspberry Pi over ssh (key authentication, verified host k
 
 what to install (one of):
   --binary PATH          a headtrack binary built elsewhere for the board
-  --swift-sdk NAME       cross-compile here: swift build -c release --swift-sdk NAME (e.g. aarch64-swift-linux-musl)
+  --swift-sdk NAME       cross-compile here with an installed Swift SDK: swift build -c release --swift-sdk NAME
+                         (unverified: the static Linux SDK ships no libi2c; see README "Put it on the headset")
   --build-on-board       copy the sources to the board and build there (needs a Swift toolchain and >= 2 GB RAM)
 
 instead of installing:
@@ -24,7 +25,7 @@ instead of installing:
   --status               show the releases on the board and the service state
 
 options:
-  --version NAME         release name (default: UTC time + binary hash)
+  --version NAME         release name (default: UTC time + headtrack version and commit + binary hash)
   --board NAME           preset for a first config: auto (default, read the board model), pi3b, pi4b, pi5, zero2w
   --keep N               releases to keep on the board (default 5)
   --health-timeout S     seconds to wait for the service to report READY (default 30)
@@ -172,7 +173,7 @@ build_with_sdk() {
     swift sdk list 2>/dev/null | grep -qx "$swift_sdk" ||
         die 1 "Swift SDK '$swift_sdk' is not installed here (swift sdk list). Install the static Linux SDK with
   swift sdk install <URL of swift-X.Y.Z-RELEASE_static-linux-0.0.1.artifactbundle.tar.gz> --checksum <sha256>
-(same version as 'swift --version'), then use --swift-sdk aarch64-swift-linux-musl."
+(same version as 'swift --version') and add libi2c to it (unverified route, see README)."
     say "building: swift $(quote "${args[@]}")"
     (cd "$repo" && swift "${args[@]}") >&2
     binary=$(cd "$repo" && swift build -c release --swift-sdk "$swift_sdk" --show-bin-path)/headtrack

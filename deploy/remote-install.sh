@@ -25,7 +25,8 @@ commands:
 options:
   --target-root DIR       prefix every board path with DIR (tests, image preparation); also $HEADTRACK_TARGET_ROOT
   --binary FILE           install FILE instead of DIR/headtrack (a binary built on the board)
-  --version NAME          release name (letters, digits, . _ + -); default: UTC time + first 8 hex of the sha256
+  --version NAME          release name (letters, digits, . _ + -); default: UTC time + the binary's
+                          version stamp (headtrack --version) + first 8 hex of the sha256
   --board NAME            preset for a first config: auto (read the board model), pi3b, pi4b, pi5, zero2w
   --keep N                releases kept on the board (default 5; current and previous are always kept)
   --need-kb N             free space check for `check` (default 51200 = 50 MB)
@@ -85,6 +86,8 @@ set_paths() {
     PREVIOUS=$OPT/previous
     UNIT=$R/etc/systemd/system/headtrack.service
     RULES=$R/etc/udev/rules.d/99-headtrack.rules
+    MAN_PAGE=$R/usr/local/share/man/man1/headtrack.1
+    COMPLETION=$R/usr/share/bash-completion/completions/headtrack
     MODULES_LOAD=$R/etc/modules-load.d/headtrack.conf
     ETC_DIR=$R/etc/headtrack
     CONFIG=$ETC_DIR/config.json
@@ -268,9 +271,25 @@ install_release_system_files() { # board_dir
             run udevadm trigger --action=add --subsystem-match=i2c-dev --subsystem-match=gpio
         fi
     fi
+    install_help_files "$(dirname "$board")/headtrack"
     if [ "$(systemctl is-enabled "$SERVICE" 2>/dev/null || true)" != enabled ]; then
         run systemctl enable "$SERVICE"
     fi
+}
+
+# The man page and bash completion come from the release's own binary (headtrack help --man and
+# --bash-completion print them from the same texts as --help), so they always match what is installed.
+# A binary that cannot print them (an older release) leaves the installed ones alone.
+install_help_files() { # binary
+    local tmp
+    tmp=$(mktemp)
+    if timeout 10 "$1" help --man >"$tmp" 2>/dev/null && head -n 1 "$tmp" | grep -q "headtrack help --man"; then
+        install_if_different 0644 "$tmp" "$MAN_PAGE" || true
+    fi
+    if timeout 10 "$1" help --bash-completion >"$tmp" 2>/dev/null && grep -q '^complete .* headtrack$' "$tmp"; then
+        install_if_different 0644 "$tmp" "$COMPLETION" || true
+    fi
+    rm -f "$tmp"
 }
 
 install_config_and_state() { # board_dir preset
@@ -410,7 +429,7 @@ cmd_check() {
 }
 
 cmd_install() {
-    local binary script board version binary_arch arch preset old_current old_previous need_kb checks
+    local binary script board version binary_arch arch preset old_current old_previous need_kb checks stamp
     [ -n "$BUNDLE" ] || die 1 "install needs --bundle DIR (the directory deploy.sh or Ansible uploaded)."
     binary=${BINARY:-$BUNDLE/headtrack}
     board=$BUNDLE/board
@@ -428,7 +447,10 @@ cmd_install() {
     if [ -n "$VERSION" ]; then
         version=$VERSION
     else
-        version=$(date -u +%Y%m%dT%H%M%SZ)-$(sha256sum "$binary" | cut -c1-8)
+        # The binary's own stamp (headtrack --version prints the same: release version + git commit), when it
+        # has one, so the release directory says what was built; the hash tells apart two builds of one commit.
+        stamp=$(grep -a -o -m 1 'HEADTRACK_VERSION=[0-9A-Za-z._+-]*' "$binary" 2>/dev/null | head -n 1 | cut -d= -f2 || true)
+        version=$(date -u +%Y%m%dT%H%M%SZ)${stamp:+-$stamp}-$(sha256sum "$binary" | cut -c1-8)
     fi
     case $version in
         '' | .* | *[!A-Za-z0-9._+-]*) die 1 "release name '$version' may only use letters, digits and . _ + - (and not start with a dot)." ;;

@@ -1,6 +1,7 @@
 #include "CLinux.h"
 #include <errno.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/ioctl.h>
 
 int ht_i2c_select(int fd, uint16_t address) {
@@ -21,6 +22,25 @@ int ht_i2c_write_byte(int fd, uint8_t reg, uint8_t value) {
 int ht_i2c_read_byte(int fd, uint8_t reg) {
     int r = i2c_smbus_read_byte_data(fd, reg);
     return r < 0 ? (errno ? -errno : r) : r;
+}
+
+int ht_i2c_check_adapter(int fd) {
+    unsigned long funcs = 0;
+    return ioctl(fd, I2C_FUNCS, &funcs) < 0 ? -errno : 0;
+}
+
+int ht_lock_exclusive(int fd) {
+    struct flock lock;
+    memset(&lock, 0, sizeof lock);
+    lock.l_type = F_WRLCK;
+    lock.l_whence = SEEK_SET;
+    if (fcntl(fd, F_SETLK, &lock) == 0) return 0;
+    if (errno != EAGAIN && errno != EACCES) return -errno;
+    memset(&lock, 0, sizeof lock);
+    lock.l_type = F_WRLCK;
+    lock.l_whence = SEEK_SET;
+    if (fcntl(fd, F_GETLK, &lock) != 0) return -errno;
+    return lock.l_type == F_UNLCK ? -EAGAIN : (int)lock.l_pid;
 }
 
 int ht_gpio_request_outputs(int chip_fd, const uint32_t *offsets, uint32_t count, const char *consumer,

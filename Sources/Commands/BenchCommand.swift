@@ -39,7 +39,7 @@ struct BenchCommand: Command {
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
         let asJSON = arguments.flag("json")
-        let jsonFile = try arguments.option("json-file")
+        let jsonFile = try arguments.outputPath("json-file")
         var options = Bench.Options()
         options.tracePath = try arguments.option("trace")
         if let s = try arguments.double("seconds") {

@@ -42,7 +42,7 @@ struct CalibrateCommand: Command {
         let config = try HardwareSession.loadConfig(try arguments.option("config"))
         let out = try arguments.option("out") ?? config.calibrationFile
         let i2c = try arguments.option("i2c") ?? config.i2cDevice
-        let duration = try arguments.double("duration") ?? 180
+        let duration = try arguments.duration() ?? 180
         let trace = try arguments.option("trace")
         let skipGyro = arguments.flag("skip-gyro")
         let show = arguments.flag("show")

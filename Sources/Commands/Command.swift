@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Hardware
 
 /// A subcommand of `headtrack`. Each lives in its own file and is listed in `HeadtrackCommand.commands`.
 public protocol Command {
@@ -16,10 +17,28 @@ public protocol Command {
     static func run(_ arguments: inout Arguments) throws -> Int32
     /// True for commands whose first argument names a subcommand with its own --help (e.g. `eval`).
     static var dispatchesSubcommands: Bool { get }
+    /// Exit statuses beyond the common ones (0 done, 1 failed, 2 usage), for `--help`.
+    static var extraExitStatuses: [(status: Int32, meaning: String)] { get }
 }
 
 extension Command {
     public static var dispatchesSubcommands: Bool { false }
+    public static var extraExitStatuses: [(status: Int32, meaning: String)] { [] }
+}
+
+/// The exit statuses every command shares; `--help` ends with them (and the man page lists them).
+public enum ExitStatus {
+    public static let common: [(status: Int32, meaning: String)] = [
+        (0, "done"),
+        (1, "failed: the message on stderr says what happened and what to do"),
+        (2, "usage error: unknown option, bad or missing value (nothing was done)"),
+    ]
+
+    /// "exit status:\n  0  done\n  ..." with `extra` in status order.
+    public static func text(extra: [(status: Int32, meaning: String)] = []) -> String {
+        let lines = (common.filter { c in !extra.contains { $0.status == c.status } } + extra).sorted { $0.status < $1.status }
+        return "exit status:\n" + lines.map { "  \($0.status)  \($0.meaning)" }.joined(separator: "\n") + "\n"
+    }
 }
 
 /// A user-facing failure: printed as "headtrack: MESSAGE" with exit status `status`.
@@ -73,6 +92,33 @@ public struct Arguments {
         return v
     }
 
+    /// A number that must lie in `range` (e.g. a duration > 0): out of range is a usage error that says so.
+    public mutating func double(_ name: String, in range: ClosedRange<Double>, what: String) throws -> Double? {
+        guard let v = try double(name) else { return nil }
+        guard range.contains(v) else { throw CommandError("--\(name) must be \(what), got \(s(v))", status: 2) }
+        return v
+    }
+
+    /// A duration in seconds: more than 0 and at most a year (a loop bound, so never absurd).
+    public mutating func duration(_ name: String = "duration") throws -> Double? {
+        try double(name, in: 1e-3...(366 * 86400), what: "a time in seconds above 0 (at most a year)")
+    }
+
+    /// `--name FILE` for something the command will write, checked now so that a typo fails before the work
+    /// (a demo or a long replay), not after it: the directory must exist and be writable, and FILE must not
+    /// be a directory. `-` (standard output) passes where `allowStandardOutput` is set.
+    public mutating func outputPath(_ name: String, allowStandardOutput: Bool = false) throws -> String? {
+        guard let path = try option(name) else { return nil }
+        if path == "-" {
+            guard allowStandardOutput else { throw CommandError("--\(name) cannot be '-' (standard output) here: name a file", status: 2) }
+            return path
+        }
+        if let problem = OutputCheck.problem(path) { throw CommandError("--\(name) \(path): \(problem)", status: 2) }
+        return path
+    }
+
+    private func s(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : "\(v)" }
+
     public mutating func flag(_ name: String) -> Bool {
         if let i = remaining.firstIndex(of: "--" + name) {
             remaining.remove(at: i)
@@ -104,6 +150,22 @@ public struct Arguments {
         if let first = p.first {
             throw CommandError("unexpected argument '\(first)' for '\(command)' (see headtrack \(command) --help)", status: 2)
         }
+    }
+}
+
+/// Whether a file can be written where the user asked, before any work is done.
+enum OutputCheck {
+    /// nil when `path` can be created or replaced; otherwise what is wrong, said so the user can fix it.
+    static func problem(_ path: String) -> String? {
+        if path.isEmpty { return "an empty file name" }
+        var st = stat()
+        if stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR { return "is a directory: name a file in it" }
+        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        let dir = directory.isEmpty ? "/" : directory
+        guard stat(dir, &st) == 0 else { return "the directory \(dir) does not exist: create it first or pick another path" }
+        guard (st.st_mode & S_IFMT) == S_IFDIR else { return "\(dir) is not a directory" }
+        guard access(dir, W_OK) == 0 else { return "cannot write in \(dir): \(describeErrno(errno))" }
+        return nil
     }
 }
 

@@ -7,6 +7,7 @@ import Simulation
 struct DemoCommand: Command {
     static let name = "demo"
     static let summary = "run the full pipeline on a simulated board through a ~20 s scripted story"
+    static let extraExitStatuses: [(status: Int32, meaning: String)] = [(1, "a scripted gesture was missed or invented")]
     static let help = """
         usage: headtrack demo [--speed N] [--plot OUT.svg] [--socket PATH]
 
@@ -25,7 +26,7 @@ struct DemoCommand: Command {
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
         let speedOption = try arguments.double("speed")
-        let plotPath = try arguments.option("plot")
+        let plotPath = try arguments.outputPath("plot")
         let socket = try arguments.option("socket")
         try arguments.finish()
         let live = Console.isTerminal

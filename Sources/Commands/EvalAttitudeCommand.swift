@@ -57,7 +57,9 @@ public enum EvalAttitudeCommand {
         guard synthetic || !paths.isEmpty else {
             throw CommandError("name trace files or a directory (e.g. ../shared/data/attitude), or pass --synthetic", status: 2)
         }
-        for file in try expand(paths) {
+        let files = try expand(paths)
+        for (i, file) in files.enumerated() {
+            Console.err("headtrack eval attitude: reading \(i + 1)/\(files.count) \(file)")
             let trace: Trace
             do { trace = try TraceFile.read(path: file) } catch { throw CommandError(error.description) }
             guard trace.records.contains(where: { $0.truth != nil && $0.moving == true }) else {
@@ -66,12 +68,16 @@ public enum EvalAttitudeCommand {
             trials.append((AttitudeEvaluation.trialName(path: file), trace))
         }
         var results: [AttitudeTrialResult] = []
+        var done = 0
         for mode in modes {
             for (name, trace) in trials {
+                done += 1
                 if mode == .nineD && !trace.hasMagnetometer {
                     Console.err("headtrack eval attitude: \(name) has no magnetometer; scored in 6D only")
                     continue
                 }
+                // Progress on stderr (the table or JSON on stdout stays clean): nine BROAD trials take ~10 s.
+                Console.err("headtrack eval attitude: \(done)/\(modes.count * trials.count) \(name) (\(mode == .nineD ? "9D" : "6D"))")
                 results.append(AttitudeEvaluation.evaluate(trace: trace, name: name, mode: mode))
             }
         }

@@ -33,6 +33,11 @@ struct EvalCommand: Command {
         return s
     }
 
+    /// A topic's help with the exit statuses.
+    static func fullHelp(_ topic: any EvalTopic.Type) -> String {
+        topic.help + (topic.help.hasSuffix("\n") ? "\n" : "\n\n") + ExitStatus.text()
+    }
+
     static func run(_ arguments: inout Arguments) throws -> Int32 {
         let all = try arguments.positionalsAndOptions()
         guard let name = all.first else { throw CommandError("name a topic\n\n" + help, status: 2) }
@@ -41,7 +46,7 @@ struct EvalCommand: Command {
         }
         var rest = Arguments(Array(all.dropFirst()), command: "eval \(name)")
         if rest.wantsHelp {
-            Console.out(topic.help)
+            Console.out(fullHelp(topic))
             return 0
         }
         return try topic.run(&rest)

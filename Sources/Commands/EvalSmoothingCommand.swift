@@ -19,15 +19,14 @@ public enum EvalSmoothingCommand {
 
         options:
           --json       print JSON instead of a table
-          --data DIR   directory of imu-trace v1 recordings with magnetometer (default: the first of
-                       ../shared/data/attitude, shared/data/attitude that exists; without one the recorded
-                       jitter column is left empty)
+          --data DIR   directory of imu-trace v1 recordings with magnetometer (default: shared/data/attitude
+                       found beside the repository or the binary; without one the recorded jitter column is
+                       left empty, and the report says so)
 
         example:
-          headtrack eval smoothing --data /work/shared/data/attitude
+          headtrack eval smoothing --data ../shared/data/attitude
         """
 
-    static let defaultDataDirectories = ["../shared/data/attitude", "shared/data/attitude"]
 
     public static func run(_ arguments: inout Arguments) throws -> Int32 {
         let asJSON = arguments.flag("json")
@@ -35,7 +34,7 @@ public enum EvalSmoothingCommand {
         try arguments.finish()
 
         var recordings: [RecordedHeadings] = []
-        if let directory = explicitData ?? defaultDataDirectories.first(where: { FileIO.exists($0) }) {
+        if let directory = explicitData ?? SharedData.locate("attitude") {
             do {
                 recordings = try RecordedHeadings.load(directory: directory)
             } catch {
@@ -46,7 +45,7 @@ public enum EvalSmoothingCommand {
                 throw CommandError("no imu-trace files with a magnetometer in \(directory); point --data at shared/data/attitude")
             }
         } else {
-            Console.err("headtrack eval smoothing: no recordings found (looked in \(defaultDataDirectories.joined(separator: ", "))); pass --data DIR to score jitter on real recordings")
+            Console.err("headtrack eval smoothing: no shared/data/attitude found beside the repository or the binary; pass --data DIR to score jitter on real recordings")
         }
 
         let rows = SmoothingEvaluation.evaluate(recordings: recordings)

@@ -20,7 +20,20 @@ enum HardwareSession {
     }
 
     static func openBus(_ path: String) throws -> LinuxI2CBus {
-        do { return try LinuxI2CBus(path: path) } catch { throw CommandError(error.description) }
+        do { return try LinuxI2CBus(path: path) } catch {
+            throw CommandError(error.description + busesHint(error))
+        }
+    }
+
+    /// "; buses here: /dev/i2c-1, /dev/i2c-20" when the named bus is missing or not a bus.
+    static func busesHint(_ error: I2CError) -> String {
+        switch error {
+        case .cannotOpen(_, 2), .cannotOpen(_, 21), .notAnI2CBus:
+            let buses = LinuxI2CBus.existingBuses()
+            return buses.isEmpty ? "; this machine has no /dev/i2c-* bus at all" : "; buses here: " + buses.joined(separator: ", ")
+        default:
+            return ""
+        }
     }
 
     /// Detects the sensors the config asks for (auto by default) and returns their drivers, not yet

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import CLinux
 import Evaluation
 import Hardware
@@ -25,12 +30,12 @@ struct RecordCommand: Command {
         """
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
-        guard let out = try arguments.option("out") else {
+        guard let out = try arguments.outputPath("out") else {
             throw CommandError("--out FILE is required (see headtrack record --help)", status: 2)
         }
         var config = try HardwareSession.loadConfig(try arguments.option("config"))
         if let d = try arguments.option("i2c") { config.i2cDevice = d }
-        let duration = try arguments.double("duration")
+        let duration = try arguments.duration()
         let simulated = arguments.flag("simulated")
         try arguments.finish()
 
@@ -52,7 +57,7 @@ struct RecordCommand: Command {
                                                          ("units", "t s, acc m/s^2, gyr rad/s, mag uT"),
                                                          ("frame", "MPU-9250 chip axes")], withMagnetometer: true))
             var session = SimulatedRun(config: config)
-            if let d = duration { session.tail = d - session.script.duration }
+            session.loopDuration = duration
             _ = try session.run(shouldStop: { ht_stop_requested() != 0 }, observer: { e, _ in record(e) })
         } else {
             var bus = try HardwareSession.openBus(config.i2cDevice)
@@ -66,7 +71,12 @@ struct RecordCommand: Command {
                                                          ("units", "t s, acc m/s^2, gyr rad/s, mag uT"),
                                                          ("frame", "IMU chip axes (magnetometer aligned to them)")], withMagnetometer: loop.driver.hasMagnetometer))
             Console.out("recording \(loop.driver.chipName) to \(out)" + (duration == nil ? " until Ctrl-C" : " for \(fixed(duration!, 1)) s"))
-            loop.run(duration: duration, shouldStop: { ht_stop_requested() != 0 || writeError != nil }) { e, _ in record(e) }
+            var progress = RecordingProgress()
+            loop.run(duration: duration, shouldStop: { ht_stop_requested() != 0 || writeError != nil }) { e, _ in
+                record(e)
+                if case let .display(t, _) = e { progress.update(t: t, samples: rows) }
+            }
+            progress.finish()
         }
         do { try writer.close() } catch { throw CommandError(error.description) }
         if let e = writeError { throw CommandError(e.description) }
@@ -79,4 +89,20 @@ struct RecordCommand: Command {
 struct NoLines: OutputLines {
     var count: Int { 0 }
     func set(_ values: UInt64) throws(GPIOError) {}
+}
+
+/// Elapsed time and sample count on stderr while recording on hardware: redrawn once a second on a
+/// terminal, a line every 10 s otherwise (a log should not fill with progress).
+struct RecordingProgress {
+    private var next = 1.0
+    private let live = isatty(STDERR_FILENO) == 1
+
+    mutating func update(t: Double, samples: Int) {
+        guard t >= next else { return }
+        next += live ? 1 : 10
+        let text = "recording: \(fixed(t, 0)) s, \(samples) samples"
+        if live { Console.write(STDERR_FILENO, "\r" + text + "   ") } else { Console.err(text) }
+    }
+
+    func finish() { if live && next > 1 { Console.err("") } }
 }

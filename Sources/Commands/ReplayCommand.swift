@@ -13,7 +13,9 @@ struct ReplayCommand: Command {
                                       [--json] [--stream [--socket PATH]]
 
         Runs fusion, heading smoothing and gesture detection over an imu-trace v1 file with its own
-        timestamps, as fast as possible, and prints the detected gestures.
+        timestamps, as fast as possible, and prints the detected gestures. TRACE `-` reads standard input;
+        `--events -` or `--attitude -` write that table to standard output (the gesture lines and the
+        summary then go to standard error).
 
         options:
           --mount F,L,U     sensor axes that point forward, left and up, e.g. --mount=-x,z,y for a sensor
@@ -34,9 +36,9 @@ struct ReplayCommand: Command {
         if let m = try arguments.option("mount") {
             do { settings.mount = try Mount(parsing: m) } catch { throw CommandError(error.description, status: 2) }
         }
-        let eventsPath = try arguments.option("events")
-        let attitudePath = try arguments.option("attitude")
-        let plotPath = try arguments.option("plot")
+        let eventsPath = try arguments.outputPath("events", allowStandardOutput: true)
+        let attitudePath = try arguments.outputPath("attitude", allowStandardOutput: true)
+        let plotPath = try arguments.outputPath("plot")
         let json = arguments.flag("json")
         let socket = try arguments.option("socket")
         let streaming = arguments.flag("stream") || socket != nil
@@ -45,8 +47,18 @@ struct ReplayCommand: Command {
             throw CommandError(paths.isEmpty ? "give one trace file (see headtrack replay --help)" : "give exactly one trace file", status: 2)
         }
         let trace: Trace
-        do { trace = try TraceFile.read(path: paths[0]) } catch { throw CommandError(error.description) }
-
+        do { trace = try TraceFile.read(path: paths[0] == "-" ? "/dev/stdin" : paths[0]) } catch {
+            throw CommandError(error.description)
+        }
+        if eventsPath == "-" && attitudePath == "-" {
+            throw CommandError("only one of --events and --attitude can go to standard output", status: 2)
+        }
+        if json && (eventsPath == "-" || attitudePath == "-") {
+            throw CommandError("--json prints the summary on standard output: write --events/--attitude to a file", status: 2)
+        }
+        // With a table on stdout, what people read goes to stderr so the table stays clean for a pipe.
+        let tableOnStandardOutput = eventsPath == "-" || attitudePath == "-"
+        let say = { (line: String) in tableOnStandardOutput ? Console.err(line) : Console.out(line) }
         let events = try eventsPath.map { p throws in try open(p) }
         let attitude = try attitudePath.map { p throws in try open(p) }
         try events?.write("t,event\n")
@@ -69,7 +81,7 @@ struct ReplayCommand: Command {
                     counts[e.rawValue, default: 0] += 1
                     detected.append((t, e))
                     stream?.gesture(e, t: t)
-                    if !json { Console.out("t=\(fixed(t, 2))s \(e.rawValue)") }
+                    if !json { say("t=\(fixed(t, 2))s \(e.rawValue)") }
                     try events?.write("\(fixed(t, 4)),\(e.rawValue)\n")
                     recorder.gesture(t: t, event: e)
                 case let .sample(_, t, pipeline):
@@ -96,17 +108,19 @@ struct ReplayCommand: Command {
         if json {
             Console.out(jsonSummary(trace: paths[0], samples: trace.records.count, counts: counts, events: detected))
         } else {
-            Console.out("\(trace.records.count) samples; gestures: \(summary.isEmpty ? "none" : summary.joined(separator: ", "))")
+            say("\(trace.records.count) samples; gestures: \(summary.isEmpty ? "none" : summary.joined(separator: ", "))")
         }
         if let p = plotPath {
             try recorder.write(to: p, title: "headtrack replay \(paths[0])", truth: PlotRecorder.truthBeside(trace: paths[0]))
-            if json { Console.err("plot written to \(p)") } else { Console.out("plot written to \(p)") }
+            if json { Console.err("plot written to \(p)") } else { say("plot written to \(p)") }
         }
         return 0
     }
 
     static func open(_ path: String) throws -> BufferedFileWriter {
-        do { return try BufferedFileWriter(path: path) } catch { throw CommandError(error.description) }
+        do { return path == "-" ? try BufferedFileWriter(standardOutput: ()) : try BufferedFileWriter(path: path) } catch {
+            throw CommandError(error.description)
+        }
     }
 
     /// The summary for scripts: every gesture kind with its count (0 included), and each detection.

@@ -43,7 +43,7 @@ struct RunCommand: Command {
         var config = try HardwareSession.loadConfig(try arguments.option("config"))
         if let d = try arguments.option("i2c") { config.i2cDevice = d }
         if let c = try arguments.option("gpio-chip") { config.gpioChip = c }
-        let duration = try arguments.double("duration")
+        let duration = try arguments.duration()
         let quiet = arguments.flag("quiet")
         let readout: ImuReadout = arguments.flag("fifo") ? .fifo : .polling
         if let hz = try arguments.double("imu-hz") {

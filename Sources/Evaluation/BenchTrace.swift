@@ -10,16 +10,18 @@ public struct BenchTrace: Sendable {
     public var source: String
     public var isSynthetic: Bool
 
-    /// The default recording: BROAD trial 21 (fast combined rotation and translation, 9-axis, 285.7 Hz).
-    public static let defaultPath = "../shared/data/attitude/21_undisturbed_fast_combined.csv"
+    /// The default recording: BROAD trial 21 (fast combined rotation and translation, 9-axis, 285.7 Hz),
+    /// looked up beside the repository or the binary (`SharedData`).
+    public static let defaultRecording = "attitude/21_undisturbed_fast_combined.csv"
+    public static var defaultPath: String? { SharedData.locate(defaultRecording) }
 
     /// Reads `path`, or the default recording when `path` is nil; without either, synthesises one.
     public static func load(path: String?) throws(TraceError) -> BenchTrace {
         if let p = path {
             return BenchTrace(trace: try TraceFile.read(path: p), source: p, isSynthetic: false)
         }
-        if FileIO.exists(defaultPath) {
-            return BenchTrace(trace: try TraceFile.read(path: defaultPath), source: defaultPath, isSynthetic: false)
+        if let p = defaultPath {
+            return BenchTrace(trace: try TraceFile.read(path: p), source: p, isSynthetic: false)
         }
         return synthetic()
     }
@@ -40,7 +42,8 @@ public struct BenchTrace: Sendable {
                                        mag: sensor.magnetometer(state, at: u)))
         }
         return BenchTrace(trace: Trace(metadata: ["rate_hz": String(rateHz)], records: records),
-                          source: "synthetic (demo story, \(Int(seconds)) s at \(Int(rateHz.rounded())) Hz): \(defaultPath) not found",
+                          source: "synthetic (demo story, \(Int(seconds)) s at \(Int(rateHz.rounded())) Hz): shared/data/\(defaultRecording) "
+                            + "was not found beside the repository or the binary; pass --trace FILE for a real recording",
                           isSynthetic: true)
     }
 }

@@ -106,7 +106,7 @@ private struct Layout {
         // Title and subtitle.
         svg.label(fit(data.title, size: 16, room: right - left), x: left, y: 24, size: 16, bold: true)
         func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
-        let span = "time \(fixed(time.low, 1))–\(fixed(time.high, 1)) s · \(counted(count, "sample")) · "
+        let span = "time \(fixed(time.low, 1))–\(fixed(time.high, 1)) s · \(counted(count, "display frame")) · "
             + counted(data.gestures.count, "gesture") + " detected"
             + (data.truthBouts.isEmpty ? "" : " · " + counted(data.truthBouts.count, "truth bout"))
         svg.label(span, x: left, y: 42, size: 11, fill: "#555555")

@@ -23,6 +23,9 @@ public struct SimulatedRun {
     public var speed: Double? = nil
     /// Extra simulated time after the script ends (s), so a late detection is still seen.
     public var tail = 1.0
+    /// When set, the loop runs exactly this long (s of samples, counted from the first sample after the
+    /// sensors came up) instead of the script plus `tail` (`record --simulated --duration`).
+    public var loopDuration: Double? = nil
 
     public init(script: MotionScript = .demoStory, config: Config = Config()) {
         self.script = script
@@ -45,7 +48,7 @@ public struct SimulatedRun {
         try loop.start()
         var result = Result(check: ScriptedGestureCheck(script: script), board: board)
         let start = board.clock.seconds
-        loop.run(duration: script.duration + tail - start, shouldStop: shouldStop) { event, pipeline in
+        loop.run(duration: loopDuration ?? (script.duration + tail - start), shouldStop: shouldStop) { event, pipeline in
             switch event {
             case let .gesture(t, e): result.detections.append((t + start, e))
             case .reinitialized: result.reinitializations += 1

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Register-level access to devices on one I²C bus. Real (`LinuxI2CBus`) and simulated buses implement it;
 /// drivers are generic over it, so the per-sample path has no existential dispatch.
 public protocol I2CBus {
@@ -35,6 +41,12 @@ public enum I2CError: Error, Equatable, Sendable, CustomStringConvertible {
     case shortRead(address: UInt8, expected: Int, got: Int)
     /// A request the bus cannot do (more than 32 bytes in one block).
     case invalidRequest(String)
+    /// The path opened, but it is not an I²C adapter (a regular file, /dev/null, another device).
+    case notAnI2CBus(path: String, detail: String)
+    /// The kernel refused the address (EBUSY on I2C_SLAVE): a kernel driver has bound it (i2cdetect shows UU).
+    case addressInUse(address: UInt8)
+    /// Another process (another headtrack, usually the service) holds the bus lock; `pid` 0 when unknown.
+    case busInUse(path: String, pid: Int32)
 
     public var description: String {
         switch self {
@@ -45,9 +57,12 @@ public enum I2CError: Error, Equatable, Sendable, CustomStringConvertible {
             if e == 13 {  // EACCES
                 return "no permission to open \(path): add the user to the 'i2c' group (usermod -aG i2c $USER) or run the service as the headtrack user"
             }
+            if e == 21 {  // EISDIR
+                return "\(path) is a directory, not an I²C bus: give the bus device, e.g. /dev/i2c-1"
+            }
             return "cannot open \(path): \(describeErrno(e))"
         case let .noAcknowledge(a):
-            return "nothing answered at address \(hex(a)): check wiring (SDA pin 3, SCL pin 5, 3.3 V, GND) and the address (i2cdetect -y 1)"
+            return "nothing answered at address \(hex(a)): check wiring (SDA pin 3, SCL pin 5, 3.3 V, GND) and the address (i2cdetect -y BUS lists what answers)"
         case let .transferFailed(a, e):
             return "I²C transfer with \(hex(a)) failed: \(describeErrno(e)) (a loose connector or a too-long cable?)"
         case let .timeout(a):
@@ -56,6 +71,13 @@ public enum I2CError: Error, Equatable, Sendable, CustomStringConvertible {
             return "short read from \(hex(a)): asked for \(exp) bytes, got \(got)"
         case let .invalidRequest(s):
             return "invalid I²C request: \(s)"
+        case let .notAnI2CBus(path, detail):
+            return "\(path) is not an I²C bus device (\(detail)): give the bus device, e.g. /dev/i2c-1 (ls /dev/i2c-* lists them)"
+        case let .addressInUse(a):
+            return "\(hex(a)) is in use by a kernel driver (i2cdetect shows UU there): remove the dtoverlay for it (e.g. dtoverlay=mpu6050) from config.txt and reboot, or unbind the driver"
+        case let .busInUse(path, pid):
+            return "headtrack is already using \(path)" + (pid > 0 ? " (pid \(pid))" : "")
+                + ": stop it first (sudo systemctl stop headtrack), then start it again afterwards"
         }
     }
 
@@ -65,6 +87,7 @@ public enum I2CError: Error, Equatable, Sendable, CustomStringConvertible {
         // ENXIO and EREMOTEIO are the usual NACK; i2c-stub (and some adapters) answer ENODEV for an empty address.
         case 6, 19, 121: return .noAcknowledge(address: address)
         case 110: return .timeout(address: address)  // ETIMEDOUT
+        case 16: return .addressInUse(address: address)  // EBUSY from I2C_SLAVE: a kernel driver owns it
         default: return .transferFailed(address: address, errno: e)
         }
     }
@@ -76,18 +99,20 @@ public func hex(_ value: UInt8) -> String {
     return "0x" + String(digits[Int(value >> 4)]) + String(digits[Int(value & 0xF)])
 }
 
+/// "is a directory (EISDIR)": the C library's meaning of `e` with its symbolic name, for messages.
 public func describeErrno(_ e: Int32) -> String {
-    switch e {
-    case 1: return "operation not permitted (EPERM)"
-    case 2: return "no such file or directory (ENOENT)"
-    case 5: return "input/output error (EIO)"
-    case 6: return "no such device or address (ENXIO)"
-    case 13: return "permission denied (EACCES)"
-    case 16: return "device busy (EBUSY): another program holds it"
-    case 19: return "no such device (ENODEV): the bus went away"
-    case 22: return "invalid argument (EINVAL)"
-    case 110: return "timed out (ETIMEDOUT)"
-    case 121: return "remote I/O error (EREMOTEIO)"
-    default: return "errno \(e)"
+    var meaning = String(cString: strerror(e))
+    if let first = meaning.first, first.isUppercase, meaning.dropFirst().first?.isLowercase ?? true {
+        meaning = first.lowercased() + meaning.dropFirst()
     }
+    let hint = e == 16 ? ": another program holds it" : e == 19 ? ": the bus went away" : ""
+    return meaning + " (" + (errnoNames[e] ?? "errno \(e)") + ")" + hint
 }
+
+/// Symbolic names of the errno values a bus, a GPIO chip or a file can answer (Linux numbering).
+private let errnoNames: [Int32: String] = [
+    1: "EPERM", 2: "ENOENT", 4: "EINTR", 5: "EIO", 6: "ENXIO", 9: "EBADF", 11: "EAGAIN", 12: "ENOMEM",
+    13: "EACCES", 16: "EBUSY", 17: "EEXIST", 19: "ENODEV", 20: "ENOTDIR", 21: "EISDIR", 22: "EINVAL",
+    24: "EMFILE", 25: "ENOTTY", 28: "ENOSPC", 30: "EROFS", 32: "EPIPE", 36: "ENAMETOOLONG", 40: "ELOOP",
+    95: "EOPNOTSUPP", 110: "ETIMEDOUT", 121: "EREMOTEIO",
+]

@@ -12,13 +12,63 @@ public final class LinuxI2CBus: I2CBus {
     private var fd: Int32
     private var selectedAddress: Int32 = -1
 
+    /// Opens the bus and takes its lock: one headtrack per bus, so a second `run`, `calibrate` or `record`
+    /// refuses before it touches a register instead of reconfiguring the IMU under the running loop.
+    /// The lock is a POSIX record lock on the device itself (nothing to clean up after a crash: the kernel
+    /// drops it with the process), and it names the holder's pid.
     public init(path: String) throws(I2CError) {
         name = path
         fd = open(path, O_RDWR | O_CLOEXEC)
         if fd < 0 { throw .cannotOpen(path: path, errno: errno) }
+        do throws(I2CError) {
+            try Self.checkIsAdapter(fd, path: path)
+            try Self.lock(fd, path: path)
+        } catch {
+            close(fd)
+            fd = -1
+            throw error
+        }
+    }
+
+    /// The exclusive lock on an open bus (or any file opened for writing); throws `busInUse` naming the holder.
+    static func lock(_ fd: Int32, path: String) throws(I2CError) {
+        let holder = ht_lock_exclusive(fd)
+        if holder > 0 || holder == -EAGAIN { throw .busInUse(path: path, pid: max(holder, 0)) }
+        // Locking itself failing (e.g. a file system without POSIX locks) must not stop the tracker.
+    }
+
+    /// A regular file, /dev/null or any other device would otherwise "answer" with NACKs and be reported as
+    /// bad wiring; I2C_FUNCS only succeeds on an i2c-dev adapter.
+    static func checkIsAdapter(_ fd: Int32, path: String) throws(I2CError) {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw .cannotOpen(path: path, errno: errno) }
+        if (st.st_mode & S_IFMT) != S_IFCHR {
+            throw .notAnI2CBus(path: path, detail: (st.st_mode & S_IFMT) == S_IFREG ? "a regular file" : "not a character device")
+        }
+        let r = ht_i2c_check_adapter(fd)
+        if r < 0 { throw .notAnI2CBus(path: path, detail: "a character device that does not answer I2C_FUNCS: \(describeErrno(-r))") }
     }
 
     deinit { if fd >= 0 { close(fd) } }
+
+    /// The i2c-dev buses this machine has ("/dev/i2c-1", ...), sorted by number, for messages that say where
+    /// to look when the configured one is missing.
+    public static func existingBuses(in directory: String = "/dev") -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var numbers: [Int] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name.hasPrefix("i2c-") else { continue }
+            let digits = name.dropFirst(4)
+            if !digits.isEmpty, digits.count <= 6, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(digits) {
+                numbers.append(n)
+            }
+        }
+        return numbers.sorted().map { directory + "/i2c-\($0)" }
+    }
 
     private func select(_ address: UInt8) throws(I2CError) {
         if selectedAddress == Int32(address) { return }

@@ -90,6 +90,15 @@ public final class BufferedFileWriter {
         buffer.reserveCapacity(1 << 16)
     }
 
+    /// Writes to standard output (a command's `-` for a file): a duplicate of fd 1, so closing it leaves
+    /// the process's own stdout open.
+    public init(standardOutput: Void) throws(FileError) {
+        path = "standard output"
+        fd = dup(STDOUT_FILENO)
+        if fd < 0 { throw FileError(path: path, message: "cannot write: \(describeErrno(errno))") }
+        buffer.reserveCapacity(1 << 16)
+    }
+
     public func write(_ text: String) throws(FileError) {
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= 1 << 16 { try flush() }

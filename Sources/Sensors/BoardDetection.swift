@@ -38,6 +38,8 @@ public struct Detection: Sendable {
     public var magnetometer: Magnetometer? = nil
     /// Set when the request cannot be met (nothing usable answered, or a pinned chip is missing).
     public var failure: SensorError? = nil
+    /// IMU addresses a kernel driver holds (EBUSY), so they could not be probed.
+    public var addressesInUse: [UInt8] = []
 
     /// "MPU-9250 at 0x68 with its AK8963 magnetometer" / "... without a magnetometer (no heading)".
     public var usage: String {
@@ -83,6 +85,8 @@ public enum BoardDetector {
             if let u = unknown {
                 d.failure = .unexpectedIdentity(bus: bus.name, address: u.address, register: MPU9250Register.whoAmI, found: u.value,
                                                 expected: "a known IMU (0x68 MPU-6050, 0x70 MPU-6500, 0x71/0x73 MPU-9250/9255, or 0xea in register 0x00 for the ICM-20948); if it is a clone, pin the driver with \"i2c\": {\"imu\": \"mpu6500\"} in the config")
+            } else if let busy = d.addressesInUse.first {
+                d.failure = .bus(.addressInUse(address: busy))
             } else {
                 d.failure = .noIMU(bus: bus.name, addresses: addresses)
             }
@@ -102,7 +106,16 @@ public enum BoardDetector {
 
     static func identifyIMU<Bus: I2CBus>(_ bus: inout Bus, address a: UInt8, pinned: IMUKind?,
                                          detection d: inout Detection) -> IMUResult {
-        guard let who = try? bus.readRegister(address: a, register: MPU9250Register.whoAmI) else { return .absent }
+        let who: UInt8
+        do { who = try bus.readRegister(address: a, register: MPU9250Register.whoAmI) } catch {
+            // EBUSY: a kernel driver (inv_mpu6050 from dtoverlay=mpu6050) owns the address; i2cdetect shows UU.
+            // Saying "nothing answered, check the wiring" would send the user the wrong way.
+            if case .addressInUse = error {
+                d.findings.append("\(hex(a)): in use by a kernel driver (UU)")
+                d.addressesInUse.append(a)
+            }
+            return .absent
+        }
         if let known = mpuIdentities[who] {
             d.findings.append("\(hex(a)): \(known.1) (WHO_AM_I \(hex(who)))")
             guard let p = pinned, p != known.0 else {

@@ -24,7 +24,8 @@ public enum SensorError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case let .bus(e): return e.description
         case let .noIMU(bus, addresses):
-            return "no IMU answered on \(bus) at \(addresses.map(hex).joined(separator: " or ")): is I²C enabled (dtparam=i2c_arm=on) and the sensor wired to pins 3 (SDA) and 5 (SCL) with 3.3 V and GND? `i2cdetect -y 1` lists what answers"
+            return "no IMU answered on \(bus) at \(addresses.map(hex).joined(separator: " or ")): is I²C enabled (dtparam=i2c_arm=on) and the sensor wired to pins 3 (SDA) and 5 (SCL) with 3.3 V and GND? "
+                + (busNumber(bus).map { "`i2cdetect -y \($0)` lists what answers" } ?? "i2cdetect lists what answers")
         case let .unexpectedIdentity(bus, address, register, found, expected):
             return "the chip at \(hex(address)) on \(bus) answered \(hex(found)) in its identity register \(hex(register)), expected \(expected): wrong chip, a clone, or a bus fault"
         case let .magnetometerMissing(bus, detail):
@@ -39,4 +40,12 @@ public enum SensorError: Error, Equatable, Sendable, CustomStringConvertible {
             return "corrupted sample dropped: \(s) (noise on the bus? keep I²C wires short, away from the LEDs)"
         }
     }
+}
+
+/// 1 for "/dev/i2c-1": the number i2cdetect takes. nil for a name that is not an i2c-dev path.
+func busNumber(_ bus: String) -> Int? {
+    guard let dash = bus.lastIndex(of: "-"), bus.hasPrefix("/dev/i2c-") else { return nil }
+    let digits = bus[bus.index(after: dash)...]
+    guard !digits.isEmpty, digits.count <= 6, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+    return Int(digits)
 }

@@ -18,7 +18,7 @@ struct LineBufferTests {
     func printf(_ v: Double, _ decimals: Int) -> String {
         var out = [CChar](repeating: 0, count: 64)
         _ = withVaList([Int32(decimals), v]) { vsnprintf(&out, 64, "%.*f", $0) }
-        return String(cString: out)
+        return out.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
     @Test func fixedMatchesPrintfAndParsesBack() {

@@ -17,6 +17,11 @@ int ht_i2c_read_block(int fd, uint8_t reg, uint8_t length, uint8_t *buffer);
 int ht_i2c_write_byte(int fd, uint8_t reg, uint8_t value);
 /// Reads one register. Returns the value (0...255) or -errno.
 int ht_i2c_read_byte(int fd, uint8_t reg);
+/// ioctl(fd, I2C_FUNCS): 0 when `fd` is an I²C adapter (i2c-dev), else -errno (ENOTTY for other files).
+int ht_i2c_check_adapter(int fd);
+/// Takes an exclusive POSIX record lock on the whole of `fd` without waiting. Returns 0, or the pid of the
+/// process that holds it (> 0), or -errno when locking itself failed.
+int ht_lock_exclusive(int fd);
 
 /// GPIO_V2_GET_LINE_IOCTL on the chip fd: requests `count` lines as outputs, initially low.
 /// Returns the line-request fd or -errno.

@@ -152,6 +152,15 @@ seen=$(registers)
 if [ "$seen" = "$want_registers" ]; then result PASS chip-configured "$seen"
 else result FAIL chip-configured "$seen (want $want_registers)"; fi
 
+# A second headtrack on the same bus must refuse before touching a register (the bus lock names the pid),
+# and the registers must still be what the running one wrote.
+second_out=$(headtrack probe --i2c "$I2C" 2>&1); second_status=$?
+if [ $second_status -eq 1 ] && echo "$second_out" | grep -q "already using $I2C (pid $RUN_PID)" && [ "$(registers)" = "$want_registers" ]; then
+    result PASS second-instance-refused "$(echo "$second_out" | tr '\n' '|')"
+else
+    result FAIL second-instance-refused "exit $second_status: $(echo "$second_out" | tr '\n' '|'); registers $(registers)"
+fi
+
 watch_lines 4000 $STATUS $NORTH
 if is_heartbeat $STATUS; then result PASS heartbeat-when-healthy "status: $(stats $STATUS)"
 else result FAIL heartbeat-when-healthy "status: $(stats $STATUS) (want 3-5 flashes of ~0.1 s)"; fi
