@@ -128,9 +128,10 @@ def overruns_of(text):
 
 overruns, baseline_overruns = overruns_of(stdout), overruns_of(baseline_out)
 periods = 21.5 * 200
-# Loaded machine (the twin loop missed more than 1 % of its IMU deadlines): the loop itself skips display ticks, so 60 Hz of loop time is not
-# measurable then. Then the check is that every display tick the loop ran gave the client a state line.
-quiet_machine = 0 <= baseline_overruns <= periods * 0.01
+# A machine so loaded that the twin loop without a stream missed more than 5 % of its IMU deadlines skips
+# display ticks itself, so 60 Hz of loop time is not the stream's to keep; the check that always holds is
+# that every display tick the loop ran gave the client a state line.
+quiet_machine = 0 <= baseline_overruns <= periods * 0.05
 m = re.search(r"display\+LEDs: .*\((\d+)\)", stdout)
 display_ticks = int(m.group(1)) if m else -1
 states = [m for m in early if m["type"] == "state"]
