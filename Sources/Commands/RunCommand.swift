@@ -70,6 +70,9 @@ struct RunCommand: Command {
         var settings = config.pipelineSettings
         settings.calibration = HardwareSession.loadCalibration(config.calibrationFile)
 
+        // Before the sensors start: a socket the user named that cannot be opened stops here, LEDs untouched.
+        let stream = try StreamSetup.open(explicit: socket, config: config, byDefault: true,
+                                          hello: StreamHello(board: driver, rates: config.rates, stateHz: config.streamStateHz))
         ht_install_stop_handlers()
         var loop = TrackerLoop(driver: driver, lines: lines, clock: LinuxMonotonicClock(),
                                pipeline: Pipeline(settings: settings), rates: config.rates)
@@ -80,8 +83,6 @@ struct RunCommand: Command {
         }
         Console.out("headtrack: \(loop.driver.chipName) on \(config.i2cDevice)"
             + ", LEDs on \(lines.chipPath) (\(lines.chipLabel)) lines \(config.ledLines.map(String.init).joined(separator: ","))")
-        let stream = try StreamSetup.open(explicit: socket, config: config, byDefault: true,
-                                          hello: StreamHello(board: loop.driver, rates: config.rates, stateHz: config.streamStateHz))
         var status = ServiceStatus(device: loop.driver.chipName)
         let notifying = SystemdNotify.available
         SystemdNotify.ready(status: status.text)
