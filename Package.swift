@@ -1,7 +1,19 @@
 // swift-tools-version:6.0
 // headtrack: IMU head tracker for Raspberry Pi-class boards.
-// Layers, bottom to top (nothing imports anything above it):
-//   CLinux -> Hardware -> Sensors -> Fusion / Gestures / Indicators -> Simulation -> Runtime -> Evaluation -> Commands -> headtrack
+// Layers, bottom to top. A target imports only targets on lines above its own; targets on one line are peers and
+// do not import each other. Tests/LayerTests checks every `import` in Sources against this list, so keep it true.
+// layer: CLinux, CRealtime, CBench, CAllocCounter, BuildInfo, Geometry
+// layer: Hardware
+// layer: Sensors
+// layer: Fusion, Gestures, Indicators
+// layer: Simulation
+// layer: Runtime
+// layer: Plots, SimulatedRuns
+// layer: Commands, Evaluation
+// layer: LabCommands
+// layer: headtrack, headtrack-lab
+// Two products: `headtrack`, the daemon that travels to the headset (run, probe, calibrate, record, replay, demo),
+// and `headtrack-lab` (bench, eval), the only one that links Evaluation, CBench and the malloc counter.
 import PackageDescription
 
 // Release builds specialise the generic hot path (driver over its bus, loop over bus, lines and clock)
@@ -13,47 +25,70 @@ let package = Package(
     name: "headtrack",
     products: [
         .executable(name: "headtrack", targets: ["headtrack"]),
+        .executable(name: "headtrack-lab", targets: ["headtrack-lab"]),
     ],
     targets: [
         // C shim: kernel uAPI headers and libi2c (Debian libi2c-dev), linked statically so the binary that
         // travels to the board needs no libi2c0 there.
         .target(name: "CLinux", linkerSettings: [.linkedLibrary(":libi2c.a")]),
-        // C: SCHED_FIFO / affinity / mlockall helpers and the reference loop `bench` compares the scheduler with.
+        // C: SCHED_FIFO / affinity / mlockall helpers for the tracker loop.
         .target(name: "CRealtime"),
-        // C: counting malloc interposer (glibc only), so `bench` counts heap allocations per loop iteration.
+        // C, lab only: the reference loop `bench` compares the scheduler with, and peak-RSS measurement.
+        .target(name: "CBench"),
+        // C, lab only: counting malloc interposer (glibc only), so `bench` counts heap allocations per loop
+        // iteration. Linked into the daemon it would intercept every allocation of the service.
         .target(name: "CAllocCounter"),
         // The release version and git commit, generated before each build (headtrack --version, deploy's names).
         .plugin(name: "BuildStamp", capability: .buildTool()),
         .target(name: "BuildInfo", swiftSettings: strict, plugins: ["BuildStamp"]),
+        // Vectors, matrices, quaternions, units, angles and the mount: the floor every other layer stands on.
+        .target(name: "Geometry", swiftSettings: strict),
         .target(name: "Hardware", dependencies: ["CLinux"], swiftSettings: strict),
-        .target(name: "Fusion", swiftSettings: strict),
-        .target(name: "Sensors", dependencies: ["Hardware", "Fusion"], swiftSettings: strict),
-        .target(name: "Gestures", dependencies: ["Fusion"], swiftSettings: strict),
-        .target(name: "Indicators", dependencies: ["Fusion"], swiftSettings: strict),
-        .target(name: "Simulation", dependencies: ["Hardware", "Sensors", "Fusion"], swiftSettings: strict),
+        .target(name: "Fusion", dependencies: ["Geometry"], swiftSettings: strict),
+        .target(name: "Sensors", dependencies: ["Hardware", "Geometry"], swiftSettings: strict),
+        .target(name: "Gestures", dependencies: ["Geometry"], swiftSettings: strict),
+        .target(name: "Indicators", dependencies: ["Geometry"], swiftSettings: strict),
+        .target(name: "Simulation", dependencies: ["Hardware", "Sensors", "Geometry"], swiftSettings: strict),
         .target(name: "Runtime",
-                dependencies: ["Hardware", "Sensors", "Fusion", "Gestures", "Indicators", "CRealtime"],
+                dependencies: ["Hardware", "Sensors", "Geometry", "Fusion", "Gestures", "Indicators", "CRealtime"],
                 swiftSettings: strict),
+        // SVG pictures of a run (`demo --plot`, `replay --plot`, the eval plots): string building, no I/O per sample.
+        .target(name: "Plots", dependencies: ["Gestures", "Indicators", "Runtime"], swiftSettings: strict),
+        // The production loop on a simulated board: `demo`, `run --simulated`, `record --simulated`, bench input.
+        .target(name: "SimulatedRuns",
+                dependencies: ["Geometry", "Hardware", "Sensors", "Gestures", "Simulation", "Runtime"],
+                swiftSettings: strict),
+        // Lab only: benchmark metrics, bench, evaluation reports.
         .target(name: "Evaluation",
-                dependencies: ["Fusion", "Gestures", "Indicators", "Runtime", "Simulation", "Sensors",
-                               "CRealtime", "CAllocCounter"],
+                dependencies: ["Geometry", "Fusion", "Gestures", "Indicators", "Runtime", "Simulation", "Sensors",
+                               "Plots", "SimulatedRuns", "CBench", "CAllocCounter"],
                 swiftSettings: strict),
+        // The daemon's command line: parses arguments and prints.
         .target(name: "Commands",
-                dependencies: ["BuildInfo", "Hardware", "Sensors", "Fusion", "Gestures", "Indicators",
-                               "Simulation", "Runtime", "Evaluation"],
+                dependencies: ["BuildInfo", "Hardware", "Sensors", "Geometry", "Fusion", "Gestures", "Indicators",
+                               "Simulation", "Runtime", "Plots", "SimulatedRuns"],
+                swiftSettings: strict),
+        // The lab's command line (bench, eval).
+        .target(name: "LabCommands",
+                dependencies: ["BuildInfo", "Commands", "Geometry", "Fusion", "Gestures", "Indicators", "Sensors",
+                               "Simulation", "Runtime", "Plots", "SimulatedRuns", "Evaluation"],
                 swiftSettings: strict),
         .executableTarget(name: "headtrack", dependencies: ["Commands"], swiftSettings: strict),
+        .executableTarget(name: "headtrack-lab", dependencies: ["LabCommands"], swiftSettings: strict),
 
+        // Reads Package.swift and Sources as text (no target dependencies): the layer list above must hold.
+        .testTarget(name: "LayerTests", swiftSettings: strict),
+        .testTarget(name: "GeometryTests", dependencies: ["Geometry"], swiftSettings: strict),
         .testTarget(name: "HardwareTests", dependencies: ["Hardware"], swiftSettings: strict),
-        .testTarget(name: "FusionTests", dependencies: ["Fusion"], swiftSettings: strict),
-        .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Simulation"], swiftSettings: strict),
-        .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Fusion", "Sensors", "Runtime", "Evaluation"],
+        .testTarget(name: "FusionTests", dependencies: ["Fusion", "Geometry"], swiftSettings: strict),
+        .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Simulation", "Geometry"], swiftSettings: strict),
+        .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Geometry", "Fusion", "Sensors", "Runtime", "Evaluation"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(name: "IndicatorsTests", dependencies: ["Indicators"], swiftSettings: strict),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation"], swiftSettings: strict),
-        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Simulation"],
+        .testTarget(name: "IndicatorsTests", dependencies: ["Indicators", "Geometry"], swiftSettings: strict),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Geometry"], swiftSettings: strict),
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Simulation", "Geometry"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(name: "EvaluationTests", dependencies: ["Evaluation"], resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(name: "CommandsTests", dependencies: ["Commands"], swiftSettings: strict),
+        .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Plots", "SimulatedRuns", "Geometry"], resources: [.copy("Fixtures")], swiftSettings: strict),
+        .testTarget(name: "CommandsTests", dependencies: ["Commands", "LabCommands", "Geometry"], swiftSettings: strict),
     ]
 )

@@ -11,6 +11,7 @@ remote_install=$here/remote-install.sh
 usage() {
     cat <<'EOF'
 usage: deploy/deploy.sh [options] user@host
+       deploy/deploy.sh [ssh options] --watch | --calibrate user@host [-- headtrack options]
 
 Deploy headtrack to a Raspberry Pi over ssh (key authentication, verified host key, passwordless sudo).
 
@@ -22,7 +23,12 @@ what to install (one of):
 
 instead of installing:
   --rollback             switch back to the previous release, restart, health check
-  --status               show the releases on the board and the service state
+  --status               show the releases on the board, the last deploy's outcome and the service state
+  --watch                live view of the running daemon on the board: headtrack watch over ssh -t, as the
+                         service user (options after -- go to headtrack watch, e.g. -- --json)
+  --calibrate            guided magnetometer calibration on the board over ssh -t: stops the service (it holds
+                         the I2C bus), runs headtrack calibrate as the service user into the configured
+                         calibration file, and starts the service again, also when the session is interrupted
 
 options:
   --version NAME         release name (default: UTC time + headtrack version and commit + binary hash)
@@ -41,9 +47,14 @@ options:
 
 Host keys are always verified (StrictHostKeyChecking=yes): connect once with plain ssh to accept a new board's key.
 
+The switch to the new release, its health check and the rollback run on the board as a process of their own,
+so a dropped connection does not stop them: deploy reconnects (for about three minutes) and reports the outcome;
+--status shows it later too.
+
 exit status: 0 deployed; 1 usage or local error; 2 a board check failed, nothing changed;
              3 health check failed and the previous release is running again; 4 no working release could be
-             restored; 255 ssh failed.
+             restored; 255 ssh failed (after a dropped connection that the board outlived: it could not
+             reconnect for about three minutes); --calibrate: 130 interrupted, otherwise calibrate's status.
 EOF
 }
 
@@ -57,7 +68,8 @@ target_root=${HEADTRACK_TARGET_ROOT:-}
 ssh_options=()
 passthrough=() # options remote-install.sh understands as they are
 
-set_mode() { [ -z "$mode" ] || die 1 "choose one of --binary, --swift-sdk, --build-on-board, --rollback, --status"; mode=$1; }
+set_mode() { [ -z "$mode" ] || die 1 "choose one of --binary, --swift-sdk, --build-on-board, --rollback, --status, --watch, --calibrate"; mode=$1; }
+headtrack_args=() # after --, for --watch and --calibrate
 
 while [ $# -gt 0 ]; do
     case $1 in
@@ -66,6 +78,9 @@ while [ $# -gt 0 ]; do
         --build-on-board) set_mode build-on-board ;;
         --rollback) set_mode rollback ;;
         --status) set_mode status ;;
+        --watch) set_mode watch ;;
+        --calibrate) set_mode calibrate ;;
+        --) shift; headtrack_args=("$@"); break ;;
         --version | --board | --keep | --health-timeout | --settle)
             passthrough+=("$1" "${2:?$1 needs a value}"); shift ;;
         --dry-run) dry_run=1 ;;
@@ -80,7 +95,11 @@ while [ $# -gt 0 ]; do
     shift
 done
 [ -n "$target" ] || { usage >&2; die 1 "no target: give user@host (e.g. pi@headset.local)"; }
-[ -n "$mode" ] || die 1 "say what to install: --binary PATH, --swift-sdk NAME or --build-on-board (or --rollback / --status)"
+[ -n "$mode" ] || die 1 "say what to install: --binary PATH, --swift-sdk NAME or --build-on-board (or --rollback / --status / --watch / --calibrate)"
+case $mode in
+    watch | calibrate) ;;
+    *) [ "${#headtrack_args[@]}" = 0 ] || die 1 "options after -- are only for --watch and --calibrate" ;;
+esac
 passthrough_root=()
 if [ -n "$target_root" ]; then passthrough_root=(--target-root "$target_root"); fi
 passthrough+=("${passthrough_root[@]}")
@@ -95,9 +114,13 @@ ssh_cmd+=("${ssh_options[@]}")
 
 work=$(mktemp -d)
 # One ssh connection for the whole deploy (check, upload, install): each handshake costs a second on a Pi Zero.
-ssh_cmd+=(-o ControlMaster=auto -o "ControlPath=$work/ssh-%C" -o ControlPersist=120)
+# Its control socket gets a short directory of its own, not $TMPDIR: a socket path may be 104 bytes (macOS) or
+# 108 (Linux), and ssh needs room for %C (40 hex digits) plus a 17-character suffix while it creates the socket,
+# so a macOS $TMPDIR (about 50 characters) failed every deploy with "ControlPath too long". Here: 72 characters.
+sockets=$(mktemp -d /tmp/ht-XXXXXX)
+ssh_cmd+=(-o ControlMaster=auto -o "ControlPath=$sockets/%C" -o ControlPersist=120)
 close_ssh() { "${ssh_cmd[@]}" -O exit "$target" 2>/dev/null || true; }
-trap 'close_ssh; rm -rf "$work"' EXIT
+trap 'close_ssh; rm -rf "$work" "$sockets"' EXIT
 
 # MARK: - talking to the board
 
@@ -221,9 +244,87 @@ rc=\$?; rm -rf \"\$d\"; exit \$rc"
     tar -C "$bundle" -czf - . | "${ssh_cmd[@]}" "$target" "$remote_cmd" 2>&1 | grep -v '^Warning: Permanently added' | tee "$work/stderr"
     rc=${PIPESTATUS[1]}
     set -e
+    if [ "$rc" = 255 ] && ! grep -q 'Host key verification failed\|Permission denied' "$work/stderr"; then
+        outlived_by_board "$work/stderr" || return $?
+        die 255 "the connection to $target dropped during the install, before the switch to the new release: the
+board still runs its previous release (a half-done set-up step is redone next time). Deploy again."
+    fi
     explain_remote_failure "$rc"
     return "$rc"
 }
+
+# After ssh exit 255: if OUTPUT shows that the board had started an activation, wait for its outcome (and return
+# its status); else return 255 (the connection failed before anything was switched).
+outlived_by_board() { # output_file
+    local activation
+    activation=$(sed -n 's/^activation of \([^:]*\): running detached.*/\1/p' "$1" | tail -n 1)
+    [ -n "$activation" ] || return 255
+    await_activation "$activation"
+}
+
+# The board finishes an activation on its own (remote-install.sh runs it detached). After a dropped connection,
+# reconnect and let `remote-install.sh await` wait for it, replay its output and return its exit status.
+await_activation() { # version
+    local attempt rc
+    say "the connection to $target dropped while the board was activating $1; the board finishes the health check"
+    say "(and rolls back if it fails) on its own. Reconnecting to learn the outcome..."
+    for attempt in $(seq 12); do
+        rc=0
+        "${ssh_cmd[@]}" "$target" "$(as_root "bash -s -- $(quote await "${passthrough[@]}" --version "$1")")" \
+            <"$remote_install" 2>"$work/stderr" || rc=$?
+        if [ "$rc" != 255 ]; then
+            grep -v '^Warning: Permanently added' "$work/stderr" >&2 || true
+            return "$rc"
+        fi
+        say "reconnect attempt $attempt of 12 failed; next in 5 s"
+        sleep 5
+    done
+    die 255 "could not reconnect to $target: the board still completes the health check and rolls back on its own.
+See what happened later with: deploy/deploy.sh --status $target"
+}
+
+# MARK: - on the board, in a terminal
+
+# headtrack watch / calibrate on the board over ssh -t, as the service user (runuser, so root or sudo -n is needed
+# to start it, as for the install). Paths get the target root, like everything else deploy does on the board.
+board_session() { # script name
+    local rc=0
+    "${ssh_cmd[@]}" -t "$target" "$(as_root "bash -c $(quote "$1") $(quote "$2" "$target_root" "${headtrack_args[@]}")")" || rc=$?
+    [ "$rc" != 255 ] || die 255 "ssh to $target failed or the connection dropped (exit 255); check it with: ssh ${port:+-p $port }$target"
+    return "$rc"
+}
+
+# Issue 14's live view: reads the daemon's event socket, which only the group headtrack may open.
+# shellcheck disable=SC2016 # expanded on the board
+watch_script='set -u
+R=$1; shift
+bin=$R/opt/headtrack/current/headtrack
+[ -x "$bin" ] || { echo "error: no headtrack release on this board ($bin): deploy one first." >&2; exit 2; }
+exec runuser -u headtrack -- "$bin" watch "$@"'
+
+# Calibrating needs the I2C bus the daemon holds: stop it, calibrate as the daemon user (so the file belongs to
+# it and lands where the config says), and start it again whatever way the calibration ends (EXIT trap; Ctrl-C,
+# a hang-up or TERM exit through it too). A service that was stopped on purpose (inactive) stays stopped.
+# shellcheck disable=SC2016 # expanded on the board
+calibrate_script='set -u
+R=$1; shift
+unit=headtrack.service
+bin=$R/opt/headtrack/current/headtrack
+config=$R/etc/headtrack/config.json
+[ -x "$bin" ] || { echo "error: no headtrack release on this board ($bin): deploy one first." >&2; exit 2; }
+was=$(systemctl is-active "$unit" 2>/dev/null)
+restore() {
+    if [ "${was:-inactive}" = inactive ]; then echo "calibrate: $unit was not running before, so it stays stopped"; return; fi
+    echo "calibrate: starting $unit again"
+    systemctl start "$unit" || echo "error: systemctl start $unit failed; see journalctl -u $unit" >&2
+}
+trap restore EXIT
+trap "exit 130" INT TERM HUP
+echo "calibrate: stopping $unit (${was:-inactive}), which holds the I2C bus"
+systemctl stop "$unit" || { echo "error: systemctl stop $unit failed" >&2; exit 1; }
+if [ -f "$config" ]; then set -- --config "$config" "$@"; fi
+runuser -u headtrack -- "$bin" calibrate "$@"'
+
 
 # MARK: - main
 
@@ -233,9 +334,30 @@ case $mode in
     status)
         remote_script status "${passthrough_root[@]}" || die $? "could not read the status of $target."
         exit 0 ;;
-    rollback)
+    watch)
+        board_session "$watch_script" watch || die $? "headtrack watch on $target ended with an error (see above)."
+        exit 0 ;;
+    calibrate)
         rc=0
-        remote_script rollback "${passthrough[@]}" || rc=$?
+        board_session "$calibrate_script" calibrate || rc=$?
+        case $rc in
+            0) say "calibrated on $target (the service was started again if it had been running)." ;;
+            130) die 130 "calibration interrupted (calibrate writes the file only after a good fit); the service was started again if it had been running." ;;
+            *) die "$rc" "calibration on $target failed (see above); the service was started again if it had been running." ;;
+        esac
+        exit 0 ;;
+    rollback)
+        set +e
+        "${ssh_cmd[@]}" "$target" "$(as_root "bash -s -- $(quote rollback "${passthrough[@]}")")" <"$remote_install" \
+            2>"$work/stderr" | tee "$work/stdout"
+        rc=${PIPESTATUS[0]}
+        set -e
+        if [ "$rc" = 255 ] && ! grep -q 'Host key verification failed\|Permission denied' "$work/stderr"; then
+            rc=0
+            outlived_by_board "$work/stdout" || rc=$?
+        fi
+        explain_remote_failure "$rc"
+        grep -v '^Warning: Permanently added' "$work/stderr" >&2 || true
         [ "$rc" = 0 ] || die "$rc" "rollback on $target failed (see above)."
         say "rolled back on $target."
         exit 0 ;;

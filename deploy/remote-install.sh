@@ -17,8 +17,13 @@ commands:
   check                   board checks only: architecture, OS, systemd, root/sudo, free space; changes nothing
   install --bundle DIR    install the release in DIR (headtrack binary, board/, this script), set up the board,
                           switch /opt/headtrack/current, restart, health check, roll back automatically on failure
-  rollback                switch back to the previous release, restart, health check
-  status                  show releases, the current one, service state and a pending reboot
+  rollback                switch back to the previous release, restart, health check (detached, like install's:
+                          if the previous release fails it, the current one is restored and the exit status is 3)
+  status                  show releases, the current one, the last deploy's outcome, service state, a pending reboot
+  await [--version NAME]  wait for the running activation (switch, health check, rollback) to finish, print its
+                          log and exit with its status; deploy.sh runs this after a dropped connection
+  activate --version NAME (internal: install starts it detached) switch to the release, restart, health check,
+                          roll back on failure, record the outcome in /opt/headtrack/last-deploy
   check-binary FILE --board-arch ARCH
                           print FILE's ELF architecture; exit 2 if it cannot run on ARCH (deploy.sh runs this locally)
 
@@ -32,6 +37,7 @@ options:
   --need-kb N             free space check for `check` (default 51200 = 50 MB)
   --health-timeout S      seconds to wait for the service to become active (default 30)
   --settle S              seconds it must then stay up without restarting (default 3)
+  --timeout S             await: give up after S seconds (default: long enough for a health check and a rollback)
   --dry-run               print every change instead of making it
   -h, --help              this text
 
@@ -94,6 +100,11 @@ set_paths() {
     STATE_DIR=$R/var/lib/headtrack
     # /run is a tmpfs, so this flag disappears by itself when the board reboots.
     REBOOT_FLAG=$R/run/headtrack-reboot-required
+    LOCK_FILE=$R/run/headtrack-deploy.lock
+    # The outcome of the last activation and its output: kept on disk, so a laptop that lost its connection
+    # (or a later --status) can still learn what happened, even after the board rebooted.
+    RECORD=$OPT/last-deploy
+    ACTIVATION_LOG=$OPT/last-deploy.log
     SERVICE=headtrack.service
     USER_NAME=headtrack
     # useradd/groupadd/usermod edit $R/etc/{passwd,group,shadow,gshadow} when given --prefix.
@@ -162,8 +173,8 @@ board_checks() { # need_kb -> prints a summary and ARCH=..., exits 2 on the firs
         die 2 "no systemctl on the board: headtrack runs as a systemd service. Use Raspberry Pi OS Bookworm (or another systemd distribution)."
     sysver=$(systemctl --version | awk 'NR == 1 { print $2 }')
     case $sysver in '' | *[!0-9]*) sysver=0 ;; esac
-    [ "$sysver" -ge 245 ] ||
-        die 2 "systemd $sysver on the board is too old for the unit (ProtectClock= needs 245): upgrade to Raspberry Pi OS Bullseye or later."
+    [ "$sysver" -ge 247 ] ||
+        die 2 "systemd $sysver on the board is too old for the unit (ProtectProc= and ProcSubset= need 247): upgrade to Raspberry Pi OS Bullseye or later."
     if [ "$(id -u)" != 0 ]; then
         die 2 "remote-install.sh must run as root; deploy.sh and Ansible call it with sudo -n (passwordless sudo, the Raspberry Pi OS default)."
     fi
@@ -323,18 +334,50 @@ install_config_and_state() { # board_dir preset
 
 link_target() { readlink "$1" 2>/dev/null || true; }
 
-# ln -s into a temporary name, then rename over the old link: readers see the old or the new release, never none.
+# A new link under a fresh name, then one rename over the old link: readers see the old or the new release, never
+# none. `ln -sfn` and the fresh name mean a link left behind by a deploy that died (LINK.new, LINK.new.PID) is
+# never followed: plain `ln -s X LINK.new` onto a stale link to a directory creates X inside that directory, and
+# the rename then puts the stale link in place. Stale ones are removed, and the result is read back.
 switch_link() { # link target
+    local stale fresh=$1.new.$$
+    for stale in "$1".new "$1".new.*; do
+        if [ -L "$stale" ]; then run rm -f "$stale"; fi
+    done
     if [ -z "$2" ]; then
         if [ -L "$1" ]; then run rm -f "$1"; fi
         return 0
     fi
-    run ln -s "$2" "$1.new"
-    run mv -T "$1.new" "$1"
+    run ln -sfn "$2" "$fresh"
+    run mv -T "$fresh" "$1"
+    if [ "$DRY_RUN" != 1 ] && [ "$(link_target "$1")" != "$2" ]; then
+        die 4 "${1#"$R"} points to $(link_target "$1") after the switch, not $2: fix it by hand (ln -sfn $2 ${1#"$R"})."
+    fi
 }
 
-create_release() { # binary board_dir script version; sets RELEASE_DIR
-    local binary=$1 board=$2 script=$3 version=$4 partial sha
+# The architecture systemd itself is built for, which SystemCallArchitectures=native means; the kernel's when the
+# systemd binary cannot be read (a test board).
+manager_arch() {
+    local f
+    for f in "$R/usr/lib/systemd/systemd" "$R/lib/systemd/systemd"; do
+        if [ -f "$f" ]; then elf_arch "$f"; return; fi
+    done
+    case $(board_arch) in armv7) echo arm ;; *) board_arch ;; esac
+}
+
+# A 32-bit ARM binary on a 64-bit Raspberry Pi OS runs, but SystemCallArchitectures=native would kill it at its
+# first system call; that release's copy of the unit then allows its ABI too (a rollback restores the unit of the
+# release it goes back to, so the line always matches the binary that runs).
+allow_binary_abi() { # unit binary_arch
+    local manager abi
+    manager=$(manager_arch)
+    [ "$2" != "$manager" ] || return 0
+    case $2 in aarch64) abi=arm64 ;; arm) abi=arm ;; x86_64) abi=x86-64 ;; *) abi=$2 ;; esac
+    run sed -i "s/^SystemCallArchitectures=native\$/SystemCallArchitectures=native $abi/" "$1"
+    say "unit: $2 binary on a $manager system: SystemCallArchitectures=native $abi in this release's unit"
+}
+
+create_release() { # binary board_dir script version binary_arch; sets RELEASE_DIR
+    local binary=$1 board=$2 script=$3 version=$4 binary_arch=$5 partial sha
     RELEASE_DIR=$RELEASES/$version
     if [ -d "$RELEASE_DIR" ]; then
         cmp -s "$binary" "$RELEASE_DIR/headtrack" ||
@@ -349,6 +392,7 @@ create_release() { # binary board_dir script version; sets RELEASE_DIR
     run install -d -m 0755 -o 0 -g 0 "$partial"
     run install -m 0755 -o 0 -g 0 "$binary" "$partial/headtrack"
     run cp -R "$board" "$partial/board"
+    allow_binary_abi "$partial/board/headtrack.service" "$binary_arch"
     run install -m 0644 -o 0 -g 0 "$script" "$partial/remote-install.sh"
     printf 'version=%s\nsha256=%s\ninstalled=%s\n' "$version" "$sha" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" |
         write_file 0644 0 0 "$partial/RELEASE"
@@ -429,7 +473,7 @@ cmd_check() {
 }
 
 cmd_install() {
-    local binary script board version binary_arch arch preset old_current old_previous need_kb checks stamp
+    local binary script board version binary_arch arch preset need_kb checks stamp
     [ -n "$BUNDLE" ] || die 1 "install needs --bundle DIR (the directory deploy.sh or Ansible uploaded)."
     binary=${BINARY:-$BUNDLE/headtrack}
     board=$BUNDLE/board
@@ -468,9 +512,94 @@ cmd_install() {
     lock
     setup_accounts
     setup_i2c "$board/config.txt.fragment"
-    create_release "$binary" "$board" "$script" "$version"
+    create_release "$binary" "$board" "$script" "$version" "$binary_arch"
     install_config_and_state "$board" "$preset"
 
+    if [ "$DRY_RUN" = 1 ]; then
+        activate "$version" "$board"
+        finish
+        return
+    fi
+    activate_detached "$version"
+}
+
+# MARK: - activation: switch, restart, health check, rollback
+
+# The step that must not be cut short: once `current` has moved, only a finished health check (or a rollback)
+# leaves the board in a known state. install therefore runs it as its own process in a new session (setsid),
+# with its output in a file, so neither a dropped ssh connection (no SIGHUP, no SIGPIPE) nor a killed deploy.sh
+# stops it; install only follows the log and exits with the recorded result. The lock (fd 9) is inherited, so
+# no other deploy starts until the activation has finished.
+activate_detached() { # version [script: a remote-install.sh that has `activate`, default the release's own]
+    local version=$1 script=${2:-$RELEASES/$1/remote-install.sh} pid args=()
+    args=(activate --version "$version" --health-timeout "$HEALTH_TIMEOUT" --settle "$SETTLE" --keep "$KEEP")
+    if [ -n "$TARGET_ROOT" ]; then args+=(--target-root "$TARGET_ROOT"); fi
+    if [ "$CHANGED" = 1 ]; then args+=(--changed); fi
+    write_record "version=$version" "state=running" "started=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    install -m 0644 /dev/null "$ACTIVATION_LOG"
+    setsid bash "$script" "${args[@]}" >"$ACTIVATION_LOG" 2>&1 </dev/null &
+    pid=$!
+    say "activation of $version: running detached on the board (pid $pid, log ${ACTIVATION_LOG#"$R"}), so it finishes, rolling back on failure, even if the connection drops"
+    tail -s 0.2 -n +1 --pid="$pid" -f "$ACTIVATION_LOG" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    exit_with_record "$version"
+}
+
+# record KEY=VALUE... into /opt/headtrack/last-deploy, atomically (a reader sees the old record or the new one).
+# Deploy bookkeeping, not a change to the board's set-up, so it does not go through `run`.
+write_record() {
+    local tmp=$RECORD.tmp.$$
+    printf '%s\n' "$@" >"$tmp"
+    mv -T "$tmp" "$RECORD"
+}
+
+record_field() { sed -n "s/^$1=//p" "$RECORD" 2>/dev/null | head -n 1; }
+
+# Exits with the recorded result of VERSION's activation; 4 when it stopped without one (killed, power cut).
+exit_with_record() { # version
+    local state
+    [ "$(record_field version)" = "$1" ] ||
+        die 1 "the last deploy recorded on the board is $(record_field version), not $1: another deploy has run since (see status)."
+    state=$(record_field state)
+    if [ "$state" != "done" ]; then
+        say "the activation of $1 stopped without a result (killed, or the board lost power): check it with status; current is $(link_target "$CURRENT")."
+        exit 4
+    fi
+    case $(record_field result) in
+        0 | 3 | 4) exit "$(record_field result)" ;;
+        *) say "the activation of $1 ended with status $(record_field result): $(record_field summary)"; exit 4 ;;
+    esac
+}
+
+ACTIVATION_SUMMARY=""
+# The exit trap of `activate`: whatever way it ends (exit 3/4, die, success), the outcome is recorded.
+record_activation() { # exit status
+    write_record "version=$VERSION" "state=done" "result=$1" "started=$ACTIVATION_STARTED" \
+        "finished=$(date -u +%Y-%m-%dT%H:%M:%SZ)" "summary=${ACTIVATION_SUMMARY:-stopped with exit status $1 (output in ${ACTIVATION_LOG#"$R"})}"
+}
+
+cmd_activate() {
+    if [ -z "$VERSION" ] || [ ! -d "$RELEASES/$VERSION" ]; then
+        die 1 "activate needs --version NAME of a release in ${RELEASES#"$R"}."
+    fi
+    # Started by install with the deploy lock on fd 9; alone (by hand) it takes the lock itself.
+    trap '' HUP
+    if { true >&9; } 2>/dev/null; then
+        flock -n 9 || die 1 "another deploy is running on this board; wait for it to finish."
+    else
+        lock
+    fi
+    ACTIVATION_STARTED=$(record_field started)
+    ACTIVATION_STARTED=${ACTIVATION_STARTED:-$(date -u +%Y-%m-%dT%H:%M:%SZ)}
+    trap 'record_activation $?' EXIT
+    if [ "$PRIOR_CHANGES" = 1 ]; then CHANGED=1; fi
+    activate "$VERSION" "$RELEASES/$VERSION/board"
+    finish
+}
+
+activate() { # version board_dir; returns after success (or the dry-run plan), exits 3 or 4 after a failure
+    local version=$1 board=$2 old_current old_previous
+    RELEASE_DIR=$RELEASES/$version
     old_current=$(link_target "$CURRENT")
     old_previous=$(link_target "$PREVIOUS")
     if [ "$old_current" = "releases/$version" ]; then
@@ -484,24 +613,24 @@ cmd_install() {
 
     if [ "$DRY_RUN" = 1 ]; then
         say "would restart $SERVICE and check its health (rolling back to ${old_current:-nothing} on failure)"
-        finish
-        return
+        return 0
     fi
     if [ -e "$REBOOT_FLAG" ]; then
+        ACTIVATION_SUMMARY="installed $version; a reboot is needed before it starts ($(cat "$REBOOT_FLAG"))"
         say "REBOOT NEEDED: $(cat "$REBOOT_FLAG"). The service is enabled and starts at boot: run 'sudo reboot'."
-        finish
-        return
+        return 0
     fi
     if health_check "$HEALTH_TIMEOUT" "$SETTLE"; then
         prune_releases "$KEEP"
-        finish
-        return
+        ACTIVATION_SUMMARY="$version is running and healthy"
+        return 0
     fi
 
     say "health check FAILED for $version: $HEALTH_REASON"
     show_journal
     printf 'health check failed: %s\n' "$HEALTH_REASON" | write_file 0644 0 0 "$RELEASE_DIR/FAILED"
     if [ -z "$old_current" ] || [ "$old_current" = "releases/$version" ]; then
+        ACTIVATION_SUMMARY="$version failed its health check ($HEALTH_REASON) and there is no previous release to go back to"
         say "no previous release to roll back to; $SERVICE keeps retrying (journalctl -u $SERVICE -f)."
         exit 4
     fi
@@ -510,22 +639,48 @@ cmd_install() {
     switch_link "$PREVIOUS" "$old_previous"
     install_release_system_files "$OPT/$old_current/board"
     if health_check "$HEALTH_TIMEOUT" "$SETTLE"; then
+        ACTIVATION_SUMMARY="$version failed its health check (marked FAILED); rolled back to ${old_current#releases/}, which is running"
         say "ROLLED BACK to ${old_current#releases/}; $version stays in ${RELEASE_DIR#"$R"} (marked FAILED) for inspection."
         exit 3
     fi
+    ACTIVATION_SUMMARY="$version failed its health check and the rolled-back ${old_current#releases/} is not healthy either: $HEALTH_REASON"
     say "the rolled-back release ${old_current#releases/} is not healthy either: $HEALTH_REASON"
     say "so the new release is probably not the cause: check the wiring and I2C (headtrack probe)."
     show_journal
     exit 4
 }
 
+# After a dropped connection: wait until the activation VERSION started has finished, show everything it
+# printed, and exit with its result. Waiting takes the deploy lock, which the activation holds until it ends.
+cmd_await() {
+    local timeout=${AWAIT_TIMEOUT:-$((2 * (HEALTH_TIMEOUT + SETTLE) + 60))}
+    [ -f "$RECORD" ] || die 1 "no deploy is recorded on this board (${RECORD#"$R"} is missing)."
+    mkdir -p "$R/run"
+    exec 8>"$LOCK_FILE"
+    flock -w "$timeout" 8 ||
+        die 5 "the activation of $(record_field version) is still running after ${timeout}s; look again later with status."
+    exec 8>&-
+    say "output of the activation of $(record_field version) on the board:"
+    sed 's/^/  | /' "$ACTIVATION_LOG" 2>/dev/null || true
+    say "outcome: $(record_field summary)"
+    exit_with_record "${VERSION:-$(record_field version)}"
+}
+
 cmd_rollback() {
-    local old_current old_previous
+    local old_current old_previous script
     old_current=$(link_target "$CURRENT")
     old_previous=$(link_target "$PREVIOUS")
     [ -n "$old_previous" ] || die 1 "no previous release on the board (${PREVIOUS#"$R"} is missing): nothing to roll back to."
     [ -d "$OPT/$old_previous" ] || die 1 "${PREVIOUS#"$R"} points to $old_previous, which no longer exists."
     lock
+    # Like a deploy of the previous release: detached, and back to the current one if it fails its health check.
+    # That needs a remote-install.sh on the board that has `activate` (releases deployed before it do not).
+    if [ "$DRY_RUN" != 1 ]; then
+        for script in "$OPT/$old_previous/remote-install.sh" "$OPT/$old_current/remote-install.sh"; do
+            if grep -q '^cmd_activate()' "$script" 2>/dev/null; then activate_detached "${old_previous#releases/}" "$script"; fi
+        done
+        warn "neither release on the board can activate detached (both predate it): rolling back in this session."
+    fi
     switch_link "$CURRENT" "$old_previous"
     switch_link "$PREVIOUS" "$old_current"
     install_release_system_files "$OPT/$old_previous/board"
@@ -556,6 +711,15 @@ cmd_status() {
         if [ -e "$dir/FAILED" ]; then mark=" (FAILED: $(cat "$dir/FAILED"))"; fi
         say "  $name$mark"
     done
+    if [ -f "$RECORD" ]; then
+        if [ "$(record_field state)" = "done" ]; then
+            say "last deploy: $(record_field version) (started $(record_field started), finished $(record_field finished), exit $(record_field result)): $(record_field summary)"
+        elif deploy_running; then
+            say "last deploy: $(record_field version) (started $(record_field started)) is still running its health check"
+        else
+            say "last deploy: $(record_field version) (started $(record_field started)) stopped before its health check finished (killed, or the board lost power); current is ${current#releases/}, not verified"
+        fi
+    fi
     if [ -e "$REBOOT_FLAG" ]; then say "REBOOT NEEDED: $(cat "$REBOOT_FLAG")"; fi
     read_service_state
     say "service: $(service_property ActiveState)/$(service_property SubState), restarts $(service_property NRestarts), status: $(service_property StatusText)"
@@ -564,8 +728,14 @@ cmd_status() {
 lock() {
     if [ "$DRY_RUN" = 1 ]; then return 0; fi
     mkdir -p "$R/run"
-    exec 9>"$R/run/headtrack-deploy.lock"
+    exec 9>"$LOCK_FILE"
     flock -n 9 || die 1 "another deploy is running on this board; wait for it to finish."
+}
+
+# True while some deploy holds the lock (checked with a shared lock taken and dropped at once).
+deploy_running() {
+    [ -e "$LOCK_FILE" ] || return 1
+    ! flock -n -s "$LOCK_FILE" true 2>/dev/null
 }
 
 finish() {
@@ -578,11 +748,19 @@ finish() {
     fi
 }
 
+whole_number() { # option value max
+    case $2 in
+        '' | *[!0-9]* | 0?*) die 1 "$1 $2: give a whole number from 0 to $3." ;;
+    esac
+    if [ "${#2}" -gt 9 ] || [ "$2" -gt "$3" ]; then die 1 "$1 $2 is too large: at most $3."; fi
+}
+
 main() {
     local command=${1:-}
     [ $# -gt 0 ] && shift
     TARGET_ROOT=${HEADTRACK_TARGET_ROOT:-}
     BUNDLE="" BINARY="" VERSION="" BOARD=auto KEEP=5 NEED_KB=51200 HEALTH_TIMEOUT=30 SETTLE=3 FILE="" BOARD_ARCH=""
+    AWAIT_TIMEOUT="" PRIOR_CHANGES=0
     while [ $# -gt 0 ]; do
         case $1 in
             --target-root) TARGET_ROOT=${2:?--target-root needs a directory}; shift ;;
@@ -594,6 +772,8 @@ main() {
             --need-kb) NEED_KB=${2:?--need-kb needs a number}; shift ;;
             --health-timeout) HEALTH_TIMEOUT=${2:?--health-timeout needs seconds}; shift ;;
             --settle) SETTLE=${2:?--settle needs seconds}; shift ;;
+            --timeout) AWAIT_TIMEOUT=${2:?--timeout needs seconds}; shift ;;
+            --changed) PRIOR_CHANGES=1 ;;
             --board-arch) BOARD_ARCH=${2:?--board-arch needs aarch64 or armv7}; shift ;;
             --dry-run) DRY_RUN=1 ;;
             -h | --help) usage; exit 0 ;;
@@ -602,6 +782,12 @@ main() {
         esac
         shift
     done
+    # They become loop bounds, sleeps and arithmetic: whole numbers in a sane range only.
+    whole_number --keep "$KEEP" 1000
+    whole_number --need-kb "$NEED_KB" 100000000
+    whole_number --health-timeout "$HEALTH_TIMEOUT" 3600
+    whole_number --settle "$SETTLE" 3600
+    if [ -n "$AWAIT_TIMEOUT" ]; then whole_number --timeout "$AWAIT_TIMEOUT" 86400; fi
     if [ -n "$TARGET_ROOT" ] && [ ! -d "$TARGET_ROOT" ]; then
         die 1 "target root $TARGET_ROOT does not exist."
     fi
@@ -611,6 +797,8 @@ main() {
         install) cmd_install ;;
         rollback) cmd_rollback ;;
         status) cmd_status ;;
+        activate) cmd_activate ;;
+        await) cmd_await ;;
         check-binary)
             if [ -z "$FILE" ] || [ -z "$BOARD_ARCH" ]; then die 1 "check-binary needs FILE and --board-arch"; fi
             check_binary_fits "$FILE" "$BOARD_ARCH" ;;

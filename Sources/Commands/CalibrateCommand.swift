@@ -5,6 +5,7 @@ import Musl
 #endif
 import CLinux
 import Fusion
+import Geometry
 import Hardware
 import Runtime
 import Sensors
@@ -16,26 +17,41 @@ struct CalibrateCommand: Command {
     static let summary = "measure gyro bias and magnetometer hard/soft iron; save them to the calibration file"
     static let help = """
         usage: headtrack calibrate [--out FILE] [--i2c DEV] [--config FILE] [--duration S] [--skip-gyro]
+                                   [--restart-service [--service UNIT] [--service-user USER]]
                headtrack calibrate --trace TRACE [--out FILE] [--skip-gyro]
                headtrack calibrate --show [--out FILE]
 
         Guided in the terminal:
           1. put the headset down and keep it still for 5 s (gyro bias);
-          2. turn it slowly in every direction — upside down and on each side too — until the display says
-             80 % of directions are covered (a hand-held turn of the headset is easiest).
-        The magnetometer samples are fitted with an ellipsoid (hard and soft iron). A fit that covers less than
-        50 % of directions or leaves more than 5 % error is refused, and nothing is written. A good one is saved
-        atomically; the file it replaces is kept as FILE.previous.
+          2. turn it slowly in every direction — nose up and down, ear to each shoulder, upside down — until
+             the display says enough directions are covered. Waiting still before turning is fine: the
+             session keeps collecting until the fit is good or --duration runs out.
+        The ellipsoid (hard and soft iron) is refitted as you turn; the turn is complete when, around the
+        fitted centre, half the directions are covered with 3+ samples each, the directions spread in every
+        axis, and the fit leaves under 4 % error with almost no samples off it. At the end a fit is refused,
+        and nothing is written, with the reason: too little rotation, a field that changed during the turn
+        (a magnet or steel nearby), a field strength outside the Earth's 25–65 µT, or no magnetometer.
+        A good fit is saved atomically; the file it replaces is kept as FILE.previous.
+
+        On a board where the headtrack service runs, the service holds the sensors: calibrate says so, or
+        with --restart-service (as root) stops the service, calibrates as the service's user, writes the
+        configured calibration file and starts the service again, also after Ctrl-C or a dropped ssh link.
+        From a laptop:  ssh -t pi@HOST sudo /opt/headtrack/current/headtrack calibrate --restart-service
+                          --config /etc/headtrack/config.json
 
         options:
-          --out FILE      calibration file (default: calibrationFile from the config,
-                          /var/lib/headtrack/calibration.json)
-          --i2c DEV       I²C bus (default from the config, else /dev/i2c-1)
-          --config FILE   JSON config
-          --duration S    give up turning after S seconds (default 180)
-          --skip-gyro     do not measure the gyro bias (keep the headset moving from the start)
-          --trace TRACE   calibrate from a recorded imu-trace v1 file instead of the sensors
-          --show          print the calibration file and exit
+          --out FILE          calibration file (default: calibrationFile from the config,
+                              /var/lib/headtrack/calibration.json)
+          --i2c DEV           I²C bus (default from the config, else /dev/i2c-1)
+          --config FILE       JSON config
+          --duration S        give up turning after S seconds (default 180)
+          --skip-gyro         do not measure the gyro bias (keep the headset moving from the start)
+          --restart-service   stop the running service first and start it again afterwards (needs root)
+          --service UNIT      systemd unit to stop and start (default headtrack)
+          --service-user U    user to calibrate and write the file as (default headtrack, the unit's User=)
+          --trace TRACE       calibrate from a recorded imu-trace v1 file instead of the sensors, with the
+                              same stop rule (the fit uses the samples up to where it is complete)
+          --show              print the calibration file and exit
         """
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
@@ -46,6 +62,9 @@ struct CalibrateCommand: Command {
         let trace = try arguments.option("trace")
         let skipGyro = arguments.flag("skip-gyro")
         let show = arguments.flag("show")
+        let restartService = arguments.flag("restart-service")
+        let unit = try arguments.option("service") ?? "headtrack"
+        let serviceUser = try arguments.option("service-user") ?? "headtrack"
         try arguments.finish()
         let store = CalibrationStore(path: out)
 
@@ -62,14 +81,56 @@ struct CalibrateCommand: Command {
         if let path = trace {
             let recording: Trace
             do { recording = try TraceFile.read(path: path) } catch { throw CommandError(error.description) }
-            for r in recording.records { session.add(t: r.t, gyro: r.gyro, accel: r.accel, mag: r.mag) }
+            guard recording.hasMagnetometer else {
+                throw CommandError("\(path) has no magnetometer columns (mx,my,mz are empty): nothing to calibrate for heading; record a trace on a board with a magnetometer")
+            }
+            // The same stop rule as on the sensors: the fit uses the samples up to the moment it is complete.
+            for r in recording.records where session.phase != .complete {
+                session.add(t: r.t, gyro: r.gyro, accel: r.accel, mag: r.mag)
+            }
             if session.phase == .keepStill {
                 throw CommandError("\(path) never holds still for \(fixed(settings.restSeconds, 0)) s: pass --skip-gyro to calibrate only the magnetometer")
             }
-        } else {
-            try runOnSensors(&session, config: config, i2c: i2c, duration: duration)
+            return try finish(session, store: store)
         }
-        return try finish(session, store: store)
+
+        // On the board: who holds the sensors decides what happens.
+        let busBusy = busHeldElsewhere(i2c)
+        let service = ServiceControl(unit: unit)
+        // Asked even when the bus is free: a service running an older binary takes no lock.
+        let plan = InPlacePlan.decide(busBusy: busBusy, serviceActive: service.isActive,
+                                      restartRequested: restartService, isRoot: geteuid() == 0,
+                                      unit: unit, device: i2c, out: out,
+                                      program: CommandLine.arguments.first ?? "headtrack")
+        switch plan {
+        case let .refuse(message):
+            throw CommandError(message)
+        case .calibrate:
+            try runOnSensors(&session, config: config, i2c: i2c, duration: duration)
+            return try finish(session, store: store)
+        case .restartService:
+            guard let user = ServiceUser.lookup(serviceUser) else {
+                throw CommandError("no user '\(serviceUser)' on this board (the service's User=): pass --service-user, nothing changed")
+            }
+            ht_install_stop_handlers()
+            ht_install_hangup_handlers()
+            Console.out("stopping \(unit) to free the sensors")
+            try service.stop()
+            defer {
+                ServiceUser.becomeRootAgain()
+                Console.out(service.start() ? "\(unit) started again" : "could not start \(unit) again: run 'sudo systemctl start \(unit)'")
+            }
+            // The daemon's lock goes when it exits (TimeoutStopSec=5s): wait a little longer than that.
+            var waited = 0.0
+            while busHeldElsewhere(i2c) && waited < 6 {
+                var pause = timespec(tv_sec: 0, tv_nsec: 100_000_000)
+                nanosleep(&pause, nil)
+                waited += 0.1
+            }
+            try user.become()
+            try runOnSensors(&session, config: config, i2c: i2c, duration: duration)
+            return try finish(session, store: store)
+        }
     }
 
     private static func runOnSensors(_ session: inout CalibrationSession, config: Config, i2c: String, duration: Double) throws {
@@ -120,7 +181,13 @@ struct CalibrateCommand: Command {
         Console.out("gyro bias: \(fixed(b.x, 3)), \(fixed(b.y, 3)), \(fixed(b.z, 3)) °/s"
                     + (session.gyroBias == nil ? " (not measured)" : ""))
         Console.out("hard iron: \(fixed(h.x, 2)), \(fixed(h.y, 2)), \(fixed(h.z, 2)) µT; ellipsoid axis ratio \(fixed(fit.axisRatio, 3))")
-        Console.out("field \(fixed(fit.fieldStrength, 1)) µT, fit error \(fixed(fit.relativeResidual * 100, 2)) %, \(Int((fit.coverage * 100).rounded())) % of directions, \(session.magSamples.count) samples")
+        Console.out("field \(fixed(fit.fieldStrength, 1)) µT (Earth: 25–65), fit error \(fixed(fit.relativeResidual * 100, 2)) %, "
+                    + "\(fixed(fit.inlierFraction * 100, 1)) % of samples kept, \(Int((fit.coverage * 100).rounded())) % of directions, "
+                    + "spread \(Int((fit.spread * 100).rounded())) %, \(fit.samples) distinct samples"
+                    + (session.phase == .complete ? "" : " (stopped before the turn was complete; accepted by the looser final checks)"))
+        if !(25...65).contains(fit.fieldStrength) {
+            Console.out("note: the fitted field (\(fixed(fit.fieldStrength, 1)) µT) is outside the Earth's 25–65 µT: accepted, because an untrimmed sensor gain can put it there, but check for steel nearby")
+        }
         Console.out("saved \(store.path)" + (FileIO.exists(store.previousPath) ? " (previous kept as \(store.previousPath))" : ""))
         return 0
     }

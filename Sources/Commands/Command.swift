@@ -19,11 +19,15 @@ public protocol Command {
     static var dispatchesSubcommands: Bool { get }
     /// Exit statuses beyond the common ones (0 done, 1 failed, 2 usage), for `--help`.
     static var extraExitStatuses: [(status: Int32, meaning: String)] { get }
+    /// Subcommands with a help of their own (eval's topics), for `help COMMAND TOPIC`, the man page and
+    /// the completion.
+    static var documentedSubcommands: [(name: String, summary: String, help: String)] { get }
 }
 
 extension Command {
     public static var dispatchesSubcommands: Bool { false }
     public static var extraExitStatuses: [(status: Int32, meaning: String)] { [] }
+    public static var documentedSubcommands: [(name: String, summary: String, help: String)] { [] }
 }
 
 /// The exit statuses every command shares; `--help` ends with them (and the man page lists them).

@@ -1,6 +1,6 @@
-import Evaluation
 import Gestures
 import Runtime
+import SimulatedRuns
 import Simulation
 
 /// `headtrack demo`: the whole pipeline on the simulated board, through a scripted story.

@@ -1,5 +1,6 @@
 import CLinux
 import Fusion
+import Geometry
 import Hardware
 import Runtime
 import Sensors

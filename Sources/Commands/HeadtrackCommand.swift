@@ -4,8 +4,9 @@ import Glibc
 import Musl
 #endif
 import BuildInfo
+import Runtime
 
-/// Entry point: dispatches `headtrack NAME ...` to the command of that name.
+/// Entry point of the daemon: dispatches `headtrack NAME ...` to the command of that name.
 public enum HeadtrackCommand {
     /// Every subcommand, in the order `--help` lists them. Adding a command = one file + one line here.
     public static var commands: [any Command.Type] {
@@ -16,89 +17,177 @@ public enum HeadtrackCommand {
             ProbeCommand.self,
             RecordCommand.self,
             ReplayCommand.self,
-            EvalCommand.self,
             CalibrateCommand.self,
-            BenchCommand.self,
         ]
     }
 
-    public static let usage = """
-        headtrack — IMU head tracker for Raspberry Pi-class boards
+    /// Commands of the lab executable that `headtrack` hands on to it, so `headtrack bench` keeps working.
+    public static let labCommands: [(name: String, summary: String)] = [
+        ("eval", "measure attitude, gestures or smoothing on recordings and simulated motion"),
+        ("bench", "measure stage costs, loop lateness vs a C reference, allocations, memory and latency"),
+    ]
 
-        usage: headtrack COMMAND [OPTIONS]    (headtrack COMMAND --help, or headtrack help COMMAND, for details)
-               headtrack --version
-        """
+    public static let tool = CommandSet(
+        program: "headtrack",
+        title: "IMU head tracker for Raspberry Pi-class boards",
+        description: "headtrack reads an IMU and magnetometer over I\\(S2C, fuses attitude and a tilt-compensated "
+            + "heading, detects head gestures (nod, shake, flicks) and drives LEDs through the GPIO character device. "
+            + "Every command has \\fB\\-\\-help\\fR; \\fBheadtrack help\\fR \\fICOMMAND\\fR prints the same text. "
+            + "The lab commands (eval, bench) are in \\fBheadtrack-lab\\fR, which is not installed on a headset.",
+        files: ".SH FILES\n.TP\n/etc/headtrack/config.json\nconfiguration (JSON, every field optional)\n"
+            + ".TP\n/var/lib/headtrack/calibration.json\ngyro bias and magnetometer calibration written by \\fBheadtrack calibrate\\fR\n",
+        commands: commands, forwarded: labCommands, forwardTo: LabForwarding.lab)
 
     public static func main() {
         var args = Array(CommandLine.arguments.dropFirst())
-        exit(run(&args))
+        exit(tool.run(&args, mayExec: true))
     }
 
-    /// Runs a command line (without the program name) and returns the exit status.
-    /// No arguments is a usage error (usage on stderr, exit 2); asking for help is not (stdout, exit 0).
-    public static func run(_ args: inout [String]) -> Int32 {
+    /// Runs a command line (without the program name) in this process and returns the exit status. Lab
+    /// commands are not linked into the daemon: in-process they fail with a pointer to `headtrack-lab`.
+    public static func run(_ args: inout [String]) -> Int32 { tool.run(&args, mayExec: false) }
+
+    static var helpText: String { tool.helpText }
+    static func fullHelp(_ command: any Command.Type) -> String { CommandSet.fullHelp(command) }
+}
+
+/// One executable's command table: dispatch, `--help`, `help COMMAND`, `--version`, the man page and the
+/// completion, and error printing, shared by `headtrack` and `headtrack-lab`.
+public struct CommandSet: Sendable {
+    public let program: String
+    /// The man page's NAME line.
+    public let title: String
+    /// The man page's DESCRIPTION paragraph (roff).
+    public let description: String
+    /// The man page's FILES section (roff), or "".
+    public let files: String
+    nonisolated(unsafe) public let commands: [any Command.Type]
+    /// Commands that live in the executable `forwardTo` beside this one (name, summary for `--help`).
+    public let forwarded: [(name: String, summary: String)]
+    public let forwardTo: String?
+
+    public init(program: String, title: String, description: String, files: String = "",
+                commands: [any Command.Type], forwarded: [(name: String, summary: String)] = [],
+                forwardTo: String? = nil) {
+        self.program = program; self.title = title; self.description = description; self.files = files
+        self.commands = commands; self.forwarded = forwarded; self.forwardTo = forwardTo
+    }
+
+    public var usage: String {
+        """
+        \(program) — \(title)
+
+        usage: \(program) COMMAND [OPTIONS]    (\(program) COMMAND --help, or \(program) help COMMAND, for details)
+               \(program) --version
+        """
+    }
+
+    /// Runs a command line (without the program name) and returns the exit status. No arguments is a usage
+    /// error (usage on stderr, exit 2); asking for help is not (stdout, exit 0). With `mayExec` a forwarded
+    /// command replaces this process with the sibling executable (only `main` may do that).
+    public func run(_ args: inout [String], mayExec: Bool) -> Int32 {
         guard let name = args.first else {
-            Console.err(usage + "\n\nheadtrack --help lists the commands")
+            Console.err(usage + "\n\n\(program) --help lists the commands")
             return 2
         }
         switch name {
         case "--help", "-h": Console.out(helpText); return 0
-        case "help": return help(Array(args.dropFirst()))
+        case "help": return help(Array(args.dropFirst()), mayExec: mayExec)
         case "--version": Console.out(BuildInfo.versionLine); return 0
         default: break
         }
+        if let target = forwardTo, forwarded.contains(where: { $0.name == name }) {
+            return LabForwarding.forward(args, to: target, from: program, mayExec: mayExec)
+        }
         guard let command = commands.first(where: { $0.name == name }) else {
-            Console.err("headtrack: unknown command '\(name)'\n\n\(helpText)")
+            Console.err("\(program): unknown command '\(name)'\n\n\(helpText)")
             return 2
         }
         var arguments = Arguments(Array(args.dropFirst()), command: name)
         if arguments.wantsHelp && !(command.dispatchesSubcommands && arguments.remaining.first?.hasPrefix("-") == false) {
-            Console.out(fullHelp(command))
+            Console.out(Self.fullHelp(command))
             return 0
         }
         do {
             return try command.run(&arguments)
         } catch let e as CommandError {
-            Console.err("headtrack \(name): \(e.message)")
+            Console.err("\(program) \(name): \(e.message)")
             return e.status
         } catch {
-            Console.err("headtrack \(name): \(error)")
+            Console.err("\(program) \(name): \(error)")
             return 1
         }
     }
 
-    /// `headtrack help [COMMAND [TOPIC]]`, `headtrack help --man`, `headtrack help --bash-completion`.
-    static func help(_ words: [String]) -> Int32 {
+    /// `help [COMMAND [TOPIC]]`, `help --man`, `help --bash-completion`.
+    func help(_ words: [String], mayExec: Bool) -> Int32 {
         guard let first = words.first else { Console.out(helpText); return 0 }
         switch first {
-        case "--man": Console.write(1, HelpDocuments.manPage()); return 0
-        case "--bash-completion": Console.write(1, HelpDocuments.bashCompletion()); return 0
+        case "--man": Console.write(1, HelpDocuments.manPage(self)); return 0
+        case "--bash-completion": Console.write(1, HelpDocuments.bashCompletion(self)); return 0
         default: break
         }
+        if let target = forwardTo, forwarded.contains(where: { $0.name == first }) {
+            return LabForwarding.forward(["help"] + words, to: target, from: program, mayExec: mayExec)
+        }
         guard let command = commands.first(where: { $0.name == first }) else {
-            Console.err("headtrack help: unknown command '\(first)'\n\n\(helpText)")
+            Console.err("\(program) help: unknown command '\(first)'\n\n\(helpText)")
             return 2
         }
-        if words.count > 1, let topic = EvalCommand.topics.first(where: { $0.topic == words[1] }), command.name == EvalCommand.name {
-            Console.out(EvalCommand.fullHelp(topic))
+        if words.count > 1, let topic = command.documentedSubcommands.first(where: { $0.name == words[1] }) {
+            Console.out(Self.fullHelp(topic.help))
             return 0
         }
-        Console.out(fullHelp(command))
+        Console.out(Self.fullHelp(command))
         return 0
     }
 
     /// A command's help with the exit statuses it can end with.
-    static func fullHelp(_ command: any Command.Type) -> String {
-        command.help + (command.help.hasSuffix("\n") ? "\n" : "\n\n") + ExitStatus.text(extra: command.extraExitStatuses)
+    public static func fullHelp(_ command: any Command.Type) -> String {
+        fullHelp(command.help, extra: command.extraExitStatuses)
     }
 
-    static var helpText: String {
+    public static func fullHelp(_ help: String, extra: [(status: Int32, meaning: String)] = []) -> String {
+        help + (help.hasSuffix("\n") ? "\n" : "\n\n") + ExitStatus.text(extra: extra)
+    }
+
+    public var helpText: String {
         var s = usage + "\n\ncommands:\n"
-        let width = commands.map { $0.name.count }.max() ?? 0
-        for c in commands {
-            s += "  " + c.name + String(repeating: " ", count: width - c.name.count + 3) + c.summary + "\n"
+        let all = commands.map { ($0.name, $0.summary) } + forwarded.map { ($0.name, $0.summary + " (in \(forwardTo ?? "?"))") }
+        let width = all.map { $0.0.count }.max() ?? 0
+        for (name, summary) in all {
+            s += "  " + name + String(repeating: " ", count: width - name.count + 3) + summary + "\n"
         }
         s += "  help" + String(repeating: " ", count: max(width - 4, 0) + 3) + "help COMMAND shows a command's help; help --man, help --bash-completion\n"
         return s + "\n" + ExitStatus.text()
+    }
+}
+
+/// `headtrack bench|eval ...` runs `headtrack-lab bench|eval ...` from the same build directory (exec, so
+/// exit status, output and signals are the lab's own). The lab is not installed on the headset: there the
+/// command says so and what to do instead.
+enum LabForwarding {
+    static let lab = "headtrack-lab"
+
+    static func forward(_ args: [String], to name: String, from program: String, mayExec: Bool) -> Int32 {
+        let what = args.prefix(args.first == "help" ? 2 : 1).joined(separator: " ")
+        guard mayExec else {
+            Console.err("\(program) \(what): lives in \(name), not in the daemon; run it as `\(name) \(what)`")
+            return 2
+        }
+        guard let path = SiblingExecutable.path(name), SiblingExecutable.isExecutable(path) else {
+            Console.err("""
+                \(program) \(what): this is a lab command, and \(name) is not installed beside \(program) \
+                (the headset install ships only the daemon). Build both with `swift build -c release` and run \
+                `.build/release/\(name) \(args.joined(separator: " "))`.
+                """)
+            return 2
+        }
+        var cStrings: [UnsafeMutablePointer<CChar>?] = ([name] + args).map { strdup($0) } + [nil]
+        execv(path, &cStrings)
+        let why = String(cString: strerror(errno))
+        for p in cStrings { free(p) }
+        Console.err("\(program) \(what): cannot start \(path): \(why)")
+        return 1
     }
 }

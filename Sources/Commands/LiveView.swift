@@ -1,4 +1,4 @@
-import Fusion
+import Geometry
 import Indicators
 import Runtime
 

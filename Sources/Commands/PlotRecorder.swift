@@ -1,6 +1,6 @@
-import Evaluation
-import Fusion
+import Geometry
 import Gestures
+import Plots
 import Runtime
 
 /// Collects what the pipeline did, for `--plot`, as a `PlotData` sampled at the display rate (keeps pictures

@@ -4,10 +4,10 @@ import Glibc
 import Musl
 #endif
 import CLinux
-import Evaluation
 import Hardware
 import Runtime
 import Sensors
+import SimulatedRuns
 import Simulation
 
 /// `headtrack record`: raw samples to an imu-trace v1 file.

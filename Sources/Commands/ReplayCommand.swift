@@ -1,4 +1,5 @@
 import Fusion
+import Geometry
 import Gestures
 import Hardware
 import Runtime
@@ -9,8 +10,8 @@ struct ReplayCommand: Command {
     static let name = "replay"
     static let summary = "run the pipeline over a recorded trace; write events, attitude and a plot"
     static let help = """
-        usage: headtrack replay TRACE [--mount F,L,U] [--events OUT.csv] [--attitude OUT.csv] [--plot OUT.svg]
-                                      [--json] [--stream [--socket PATH]]
+        usage: headtrack replay TRACE [--mount F,L,U] [--calibration FILE] [--events OUT.csv] [--attitude OUT.csv]
+                                [--plot OUT.svg] [--json] [--stream [--socket PATH]]
 
         Runs fusion, heading smoothing and gesture detection over an imu-trace v1 file with its own
         timestamps, as fast as possible, and prints the detected gestures. TRACE `-` reads standard input;
@@ -20,6 +21,10 @@ struct ReplayCommand: Command {
         options:
           --mount F,L,U     sensor axes that point forward, left and up, e.g. --mount=-x,z,y for a sensor
                             worn X back, Y up, Z left (default x,y,z)
+          --calibration FILE
+                            apply a calibration file from 'headtrack calibrate' to the raw samples, exactly as
+                            'headtrack run' does (gyro bias, then magnetometer hard/soft iron, before the mount);
+                            a file that cannot be read is an error here, not a silent fallback
           --events FILE     write t,event rows (event: nod, shake, up, down, left, right)
           --attitude FILE   write t,qw,qx,qy,qz,heading_deg,smoothed_heading_deg per sample; the quaternion
                             rotates sensor-frame vectors into ENU, like the trace truth columns
@@ -36,6 +41,7 @@ struct ReplayCommand: Command {
         if let m = try arguments.option("mount") {
             do { settings.mount = try Mount(parsing: m) } catch { throw CommandError(error.description, status: 2) }
         }
+        settings.calibration = try CalibrationOption.load(try arguments.option("calibration"))
         let eventsPath = try arguments.outputPath("events", allowStandardOutput: true)
         let attitudePath = try arguments.outputPath("attitude", allowStandardOutput: true)
         let plotPath = try arguments.outputPath("plot")
@@ -140,5 +146,14 @@ struct ReplayCommand: Command {
         let hasMag = trace.records.contains { $0.mag != nil }
         let hello = StreamHello(imu: "recorded trace", magnetometer: hasMag ? "recorded" : nil, rates: rates, stateHz: 60)
         return try StreamSetup.open(explicit: socket ?? EventStream.defaultSocketPath, config: Config(), byDefault: true, hello: hello)
+    }
+}
+
+/// `--calibration FILE` of `replay` and `eval attitude`: the file, or none; an unreadable or invalid file is an
+/// error (exit 1), never a silent fallback, because the point is to check that very file.
+public enum CalibrationOption {
+    public static func load(_ path: String?) throws -> Calibration {
+        guard let p = path else { return .none }
+        do { return try CalibrationStore(path: p).load() } catch { throw CommandError(error.description) }
     }
 }

@@ -26,7 +26,7 @@ struct RunCommand: Command {
           --quiet           print only faults and the summary
           --fifo            read the IMU through its FIFO: the chip samples on its own clock and every sample
                             is stamped from the sensor's sample period (default: direct register polling)
-          --imu-hz HZ       IMU sample rate, 10...1000 (default from the config, else 200)
+          --imu-hz HZ       IMU sample rate, \(ConfigLimits.text(ConfigLimits.imuHz)) (default from the config, else 200)
           --realtime        SCHED_FIFO for the loop thread, all memory locked (mlockall); if the system
                             refuses, one warning line and normal scheduling
           --cpu N           with --realtime: pin the loop thread to CPU N
@@ -47,7 +47,9 @@ struct RunCommand: Command {
         let quiet = arguments.flag("quiet")
         let readout: ImuReadout = arguments.flag("fifo") ? .fifo : .polling
         if let hz = try arguments.double("imu-hz") {
-            guard hz >= 10 && hz <= 1000 else { throw CommandError("--imu-hz must be between 10 and 1000", status: 2) }
+            guard ConfigLimits.imuHz.contains(hz) else {
+                throw CommandError("--imu-hz must be within \(ConfigLimits.text(ConfigLimits.imuHz)), got \(hz)", status: 2)
+            }
             config.rates.imuHz = hz
         }
         let realtime = try RealtimeOptions.parse(&arguments)

@@ -1,6 +1,6 @@
 import CLinux
-import Evaluation
 import Runtime
+import SimulatedRuns
 
 /// `headtrack run --simulated`: the production loop on the simulated board, paced by the real clock (so
 /// real-time mode and wake-up lateness mean something) or as fast as possible with the bus time modelled.

@@ -1,4 +1,5 @@
 import Fusion
+import Geometry
 import Runtime
 
 /// Whether the filter may use the magnetometer: 9D (accelerometer, gyroscope, magnetometer) or 6D (no
@@ -45,30 +46,28 @@ public struct AttitudeGroupResult: Sendable, Equatable, Codable {
 public enum AttitudeEvaluation {
     /// The filter's attitude after each record, in record order. Causal: the estimate for record i uses records
     /// 0...i only. The filter state is reset where the `window` column changes (independent recordings).
-    public static func estimates(for trace: Trace, settings: AttitudeFilter.Settings) -> [Quaternion] {
-        var filter = AttitudeFilter(settings: settings)
-        let nominalDt = 1 / (trace.rateHz ?? 100)
+    /// Runs the same `Pipeline` as `headtrack run` and `replay` (mount identity), so a `calibration` is applied
+    /// to the raw samples exactly as on the board.
+    public static func estimates(for trace: Trace, settings: AttitudeFilter.Settings,
+                                 calibration: Calibration = .none) -> [Quaternion] {
+        var pipelineSettings = Pipeline.Settings()
+        pipelineSettings.filter = settings
+        pipelineSettings.calibration = calibration
         var output: [Quaternion] = []
         output.reserveCapacity(trace.records.count)
-        var previous: TraceRecord?
-        for record in trace.records {
-            var dt = nominalDt
-            if let p = previous {
-                if p.window != record.window { filter.reset() } else { dt = record.t - p.t }
-            }
-            filter.update(gyro: record.gyro, accel: record.accel, mag: record.mag, dt: dt)
-            output.append(filter.attitude)
-            previous = record
+        Replay.run(trace, settings: pipelineSettings) { event in
+            if case let .sample(_, _, pipeline) = event { output.append(pipeline.attitude) }
         }
         return output
     }
 
     /// Scores one trace: RMSE over the records with `moving == 1` and a truth quaternion.
     public static func evaluate(trace: Trace, name: String, mode: AttitudeMode,
-                                settings base: AttitudeFilter.Settings = .default) -> AttitudeTrialResult {
+                                settings base: AttitudeFilter.Settings = .default,
+                                calibration: Calibration = .none) -> AttitudeTrialResult {
         var settings = base
         settings.useMagnetometer = mode == .nineD
-        let all = estimates(for: trace, settings: settings)
+        let all = estimates(for: trace, settings: settings, calibration: calibration)
         var estimated: [Quaternion] = [], truths: [Quaternion] = []
         for (record, q) in zip(trace.records, all) where record.moving == true {
             guard let truth = record.truth else { continue }

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Fusion
+import Geometry
 
 /// The three BROAD error angles (radians) of one estimate against its truth, as defined in shared
 /// data/README.md: error quaternion in the earth frame e = q_est ⊗ q_true⁻¹, split into a rotation about

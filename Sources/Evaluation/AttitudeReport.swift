@@ -1,4 +1,4 @@
-import Fusion
+import Geometry
 import Runtime
 
 /// Text table and JSON for attitude evaluation results, without Foundation.

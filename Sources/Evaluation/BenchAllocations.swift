@@ -1,6 +1,7 @@
 import CAllocCounter
 import Runtime
 import Sensors
+import SimulatedRuns
 import Simulation
 
 /// Heap allocations in steady state, counted by the interposed allocator (CAllocCounter) on this thread.

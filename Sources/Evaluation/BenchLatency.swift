@@ -1,6 +1,7 @@
 import Indicators
 import Runtime
 import Sensors
+import SimulatedRuns
 import Simulation
 
 /// Simulated end-to-end latency: from the end of a scripted nod to the nod LED going on, through the whole

@@ -1,7 +1,8 @@
-import CRealtime
+import CBench
 import Hardware
 import Runtime
 import Sensors
+import SimulatedRuns
 import Simulation
 
 /// Wake-up lateness at one rate, three loops side by side in the same thread, taking turns of 50 ms (the

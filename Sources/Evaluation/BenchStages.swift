@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import Fusion
+import Geometry
 import Gestures
 import Hardware
 import Indicators

@@ -1,5 +1,6 @@
 import Runtime
 import Sensors
+import SimulatedRuns
 
 /// Can the loop keep 1 kHz? The production loop on the simulated board for `seconds` of simulated time as
 /// fast as possible, with every I²C transfer costing its real bus time at 400 kHz (so the bus budget of

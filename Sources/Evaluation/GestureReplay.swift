@@ -1,4 +1,5 @@
 import Fusion
+import Geometry
 import Gestures
 import Runtime
 import Sensors

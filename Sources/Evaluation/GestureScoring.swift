@@ -1,4 +1,5 @@
 import Gestures
+import Runtime
 
 /// A gesture reported at time `t` (s).
 public struct GestureDetection: Sendable, Equatable {

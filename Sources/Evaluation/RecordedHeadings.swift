@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import Fusion
+import Geometry
 import Runtime
 
 /// The raw compass heading of a real recording, computed at the sensor rate the way the tracker computes it

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Fusion
+import Geometry
 
 /// The synthetic raw-heading signals the smoothing benchmark feeds to a smoother, one value per display tick.
 /// All times are tick-aligned at 30, 60 and 120 Hz so every rate sees the same motion.

@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import Fusion
+import Geometry
 import Runtime
 
 /// Head motions with known truth, turned into IMU samples by a simple sensor model, for checking the attitude

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Geometry
 
 /// Attitude estimator for a head: gyroscope strapdown integration, corrected towards gravity and (heading
 /// only) towards magnetic north, with gyro bias estimation and magnetic disturbance rejection.

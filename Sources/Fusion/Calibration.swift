@@ -1,3 +1,4 @@
+import Geometry
 /// Everything `headtrack calibrate` learns about one sensor board, applied to raw SI samples before fusion.
 /// Stored as versioned JSON by `CalibrationStore` (Runtime).
 public struct Calibration: Sendable, Equatable, Codable {

@@ -1,3 +1,4 @@
+import Geometry
 /// Gyro bias (body frame, rad/s) with its uncertainty: a three-state Kalman filter whose measurements are
 /// projections of the bias onto chosen body directions.
 ///

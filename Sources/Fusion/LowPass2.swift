@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Geometry
 
 /// Second-order Butterworth low-pass on vectors (bilinear transform, direct form II transposed).
 /// Butterworth because it is the flattest passband for a given roll-off: it lets slow tilt through unchanged

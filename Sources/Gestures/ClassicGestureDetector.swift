@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Fusion
+import Geometry
 
 /// The classic head-gesture recipe, kept as the baseline the detector is measured against. Implemented as the
 /// recipe states it, weaknesses included:

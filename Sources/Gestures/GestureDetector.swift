@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Fusion
+import Geometry
 
 /// Something that turns head motion into gesture events, one IMU sample at a time. Both the detector and the
 /// classic baseline conform, so a replay or an evaluation can run either (generically, without existentials).

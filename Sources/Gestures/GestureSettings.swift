@@ -1,4 +1,4 @@
-import Fusion
+import Geometry
 
 /// How fast a directional flick must be. The classic recipe thresholds the change of pitch or yaw per display
 /// frame at 60 Hz (0.02 / 0.04 / 0.08 rad per frame); the same head speeds as angular rates are 1.2 / 2.4 /

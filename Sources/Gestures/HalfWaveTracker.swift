@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Fusion
+import Geometry
 
 /// One swing of the head about one gesture axis, from the moment its rate rose above the activity threshold
 /// to the moment it fell back.

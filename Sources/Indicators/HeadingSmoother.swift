@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Fusion
+import Geometry
 
 /// Output of the heading smoother: what to display and whether it is live.
 public struct DisplayedHeading: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Fusion
+import Geometry
 
 /// The LEDs of the headset, by role. Raw values are bit positions in `LedPanel.mask` and the order of the
 /// pins in the config.

@@ -1,4 +1,5 @@
 import Fusion
+import Geometry
 
 public struct CalibrationError: Error, Equatable, CustomStringConvertible {
     public var path: String

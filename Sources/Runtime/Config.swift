@@ -1,4 +1,4 @@
-import Fusion
+import Geometry
 import Gestures
 import Indicators
 import Sensors
@@ -7,9 +7,10 @@ import Sensors
 /// fields are rejected with their path, so a typo never silently falls back to a default.
 public struct Config: Sendable, Equatable {
     public var i2cDevice = "/dev/i2c-1"
-    public var imu = "auto"
+    /// nil: detect whichever IMU answers ("auto" in the file).
+    public var imu: IMUKind? = nil
     public var imuAddress: UInt8? = nil
-    public var magnetometer = "auto"
+    public var magnetometer: MagnetometerChoice = .auto
     /// Treat identical samples in a row as a fault (frozen data registers). Real sensor noise makes them
     /// impossible; turn this off only for test rigs whose registers never change on their own (i2c-stub).
     public var detectFrozenData = true
@@ -25,7 +26,7 @@ public struct Config: Sendable, Equatable {
     public var magnetometerMount: Mount = .identity
     public var declinationDegrees = 0.0
     public var flicks = false
-    public var gesturePreset = "normal"
+    public var gesturePreset: FlickPreset = .normal
     public var cooldown = 0.5
     public var calibrationFile = "/var/lib/headtrack/calibration.json"
     /// `stream.socket`: where `run` serves the event stream; nil = `EventStream.defaultSocketPath`, "" = off.
@@ -36,18 +37,15 @@ public struct Config: Sendable, Equatable {
     public init() {}
 
     public static let ledNames = ["nod", "shake", "north", "up", "down", "left", "right", "status"]
-    public static let imuNames = ["auto"] + IMUKind.allCases.map(\.rawValue)
-    public static let magnetometerNames = ["auto", "none"] + MagnetometerKind.allCases.map(\.rawValue)
+    /// The spellings the file accepts for `i2c.imu`, `i2c.magnetometer` and `gestures.preset`, from the enums.
+    public static let imuChoices: [(String, IMUKind?)] = [("auto", nil)] + IMUKind.allCases.map { ($0.rawValue, $0) }
+    public static let magnetometerChoices: [(String, MagnetometerChoice)] =
+        [("auto", .auto), ("none", .none)] + MagnetometerKind.allCases.map { ($0.rawValue, .pinned($0)) }
+    public static let presetChoices: [(String, FlickPreset)] = FlickPreset.allCases.map { ($0.rawValue, $0) }
 
-    /// What to look for on the bus (`imu` and `magnetometer` were validated when the config was read).
+    /// What to look for on the bus.
     public var detectionRequest: DetectionRequest {
-        let mag: MagnetometerChoice
-        switch magnetometer {
-        case "none": mag = .none
-        case "auto": mag = .auto
-        default: mag = MagnetometerKind(rawValue: magnetometer).map { .pinned($0) } ?? .auto
-        }
-        return DetectionRequest(imu: IMUKind(rawValue: imu), imuAddress: imuAddress, magnetometer: mag)
+        DetectionRequest(imu: imu, imuAddress: imuAddress, magnetometer: magnetometer)
     }
 
     /// Plausibility checks on every sample.
@@ -85,7 +83,7 @@ public struct Config: Sendable, Equatable {
         var s = Pipeline.Settings()
         s.mount = mount
         s.compass.declinationDegrees = declinationDegrees
-        s.gestures = GestureDetector.Settings(flicks: flicks, preset: FlickPreset(rawValue: gesturePreset) ?? .normal,
+        s.gestures = GestureDetector.Settings(flicks: flicks, preset: gesturePreset,
                                               cooldown: cooldown)
         return s
     }
@@ -100,6 +98,7 @@ public struct ConfigError: Error, Equatable, CustomStringConvertible {
 /// Walks the JSON tree, checking types and rejecting unknown keys with their dotted path.
 struct ConfigReader {
     let path: String
+    static let probeHint = " (`headtrack probe` names what is on the bus)"
 
     func fail(_ key: String, _ message: String) -> ConfigError { ConfigError(path: path, message: "\(key): \(message)") }
 
@@ -123,6 +122,15 @@ struct ConfigReader {
         return n
     }
 
+    /// One of `choices` by its spelling; anything else is refused with the list (`hint` says where to look).
+    func choice<T>(_ v: JSONValue, _ key: String, _ choices: [(String, T)], hint: String = "") throws(ConfigError) -> T {
+        let name = try string(v, key)
+        guard let found = choices.first(where: { $0.0 == name }) else {
+            throw fail(key, "'\(name)' is not one of \(choices.map(\.0).joined(separator: ", "))" + hint)
+        }
+        return found.1
+    }
+
     func bool(_ v: JSONValue, _ key: String) throws(ConfigError) -> Bool {
         guard case let .bool(b) = v else { throw fail(key, "expected true or false") }
         return b
@@ -140,18 +148,10 @@ struct ConfigReader {
                     switch k2 {
                     case "device": c.i2cDevice = try string(v2, key)
                     case "detectFrozenData": c.detectFrozenData = try bool(v2, key)
-                    case "imu":
-                        c.imu = try string(v2, key)
-                        guard Config.imuNames.contains(c.imu) else {
-                            throw fail(key, "'\(c.imu)' is not one of \(Config.imuNames.joined(separator: ", ")) (`headtrack probe` names what is on the bus)")
-                        }
-                    case "magnetometer":
-                        c.magnetometer = try string(v2, key)
-                        guard Config.magnetometerNames.contains(c.magnetometer) else {
-                            throw fail(key, "'\(c.magnetometer)' is not one of \(Config.magnetometerNames.joined(separator: ", ")) (`headtrack probe` names what is on the bus)")
-                        }
+                    case "imu": c.imu = try choice(v2, key, Config.imuChoices, hint: Self.probeHint)
+                    case "magnetometer": c.magnetometer = try choice(v2, key, Config.magnetometerChoices, hint: Self.probeHint)
                     default:
-                        if v2 == .null { c.imuAddress = nil } else { c.imuAddress = UInt8(try number(v2, key, range: 0x03...0x77)) }
+                        if v2 == .null { c.imuAddress = nil } else { c.imuAddress = UInt8(try number(v2, key, range: ConfigLimits.i2cAddress)) }
                     }
                 }
             case "gpio":
@@ -163,7 +163,7 @@ struct ConfigReader {
                     default:
                         for (name, line) in try object(v2, at: key, allowed: Config.ledNames) {
                             let index = Config.ledNames.firstIndex(of: name)!
-                            c.ledLines[index] = UInt32(try number(line, key + "." + name, range: 0...511))
+                            c.ledLines[index] = UInt32(try number(line, key + "." + name, range: ConfigLimits.gpioLine))
                         }
                         if Set(c.ledLines).count != c.ledLines.count {
                             throw fail(key, "two LEDs share a line: \(c.ledLines)")
@@ -174,9 +174,9 @@ struct ConfigReader {
                 for (k2, v2) in try object(v, at: "rates", allowed: ["imuHz", "magHz", "displayHz"]) {
                     let key = "rates." + k2
                     switch k2 {
-                    case "imuHz": c.rates.imuHz = try number(v2, key, range: 10...1000)
-                    case "magHz": c.rates.magHz = try number(v2, key, range: 1...100)
-                    default: c.rates.displayHz = try number(v2, key, range: 10...240)
+                    case "imuHz": c.rates.imuHz = try number(v2, key, range: ConfigLimits.imuHz)
+                    case "magHz": c.rates.magHz = try number(v2, key, range: ConfigLimits.magHz)
+                    default: c.rates.displayHz = try number(v2, key, range: ConfigLimits.displayHz)
                     }
                 }
             case "mount":
@@ -185,18 +185,14 @@ struct ConfigReader {
             case "magnetometerMount":
                 let text = try string(v, k)
                 do { c.magnetometerMount = try Mount(parsing: text) } catch { throw fail(k, error.description) }
-            case "declinationDeg": c.declinationDegrees = try number(v, k, range: -180...180)
+            case "declinationDeg": c.declinationDegrees = try number(v, k, range: ConfigLimits.declinationDegrees)
             case "gestures":
                 for (k2, v2) in try object(v, at: "gestures", allowed: ["flicks", "preset", "cooldownS"]) {
                     let key = "gestures." + k2
                     switch k2 {
                     case "flicks": c.flicks = try bool(v2, key)
-                    case "preset":
-                        c.gesturePreset = try string(v2, key)
-                        guard ["sensitive", "normal", "firm"].contains(c.gesturePreset) else {
-                            throw fail(key, "'\(c.gesturePreset)' is not one of sensitive, normal, firm")
-                        }
-                    default: c.cooldown = try number(v2, key, range: 0...10)
+                    case "preset": c.gesturePreset = try choice(v2, key, Config.presetChoices)
+                    default: c.cooldown = try number(v2, key, range: ConfigLimits.gestureCooldown)
                     }
                 }
             case "calibrationFile": c.calibrationFile = try string(v, k)

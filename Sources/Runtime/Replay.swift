@@ -1,4 +1,4 @@
-import Fusion
+import Geometry
 import Gestures
 
 /// One step of a replay, reported to the caller (for event files, attitude files and plots).

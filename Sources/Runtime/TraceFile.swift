@@ -1,4 +1,4 @@
-import Fusion
+import Geometry
 
 /// One row of an `imu-trace v1` file (see shared data/README.md): raw SI samples in the sensor's own axes.
 public struct TraceRecord: Sendable, Equatable {

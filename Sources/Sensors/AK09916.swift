@@ -1,4 +1,4 @@
-import Fusion
+import Geometry
 import Hardware
 
 // MARK: Register map (AKM 015007392-E-02 §10–11; hardware-facts §1.6)

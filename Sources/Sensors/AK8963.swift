@@ -1,4 +1,4 @@
-import Fusion
+import Geometry
 import Hardware
 
 /// Driver for the AK8963 magnetometer inside the MPU-9250/9255, reached through the MPU's bypass at 0x0C

@@ -1,4 +1,5 @@
 import Hardware
+import Geometry
 
 /// Which magnetometer to use: found automatically, none, or one named in the config.
 public enum MagnetometerChoice: Sendable, Equatable {

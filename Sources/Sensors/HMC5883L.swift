@@ -1,4 +1,4 @@
-import Fusion
+import Geometry
 import Hardware
 
 // MARK: Register map (Honeywell HMC5883L, as used by the kernel's hmc5843 driver; hardware-facts §1.7)

@@ -1,4 +1,4 @@
-import Fusion
+import Geometry
 import Hardware
 
 // MARK: Register map (TDK DS-000189 rev 1.3 §7–10; hardware-facts §1.6)

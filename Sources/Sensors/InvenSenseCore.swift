@@ -1,4 +1,4 @@
-import Fusion
+import Geometry
 import Hardware
 
 /// Settings of the MPU-6050 and MPU-6500 drivers.

@@ -1,4 +1,4 @@
-import Fusion
+import Geometry
 import Hardware
 
 /// FIFO readout of the InvenSense MPU family (MPU-6050/6500/9250/9255 and register-compatible parts): the

@@ -1,5 +1,5 @@
 import Hardware
-import Fusion
+import Geometry
 
 /// Driver for the MPU-9250 / MPU-9255 accelerometer and gyroscope, by direct register polling (or FIFO).
 /// It switches the bypass on so the AK8963 inside the package answers at 0x0C; that magnetometer has its own

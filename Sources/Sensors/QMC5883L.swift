@@ -1,4 +1,4 @@
-import Fusion
+import Geometry
 import Hardware
 
 // MARK: Register map (QST QMC5883L, as used by the kernel's qmc5883l.c; hardware-facts §1.7)

@@ -1,4 +1,4 @@
-import Fusion
+import Geometry
 
 /// Per-sample plausibility checks that catch what the bus does not report: frozen data registers, bytes
 /// corrupted in transit, all-zero blocks. Works on scaled values; scaling is one-to-one, so "identical

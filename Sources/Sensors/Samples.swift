@@ -1,4 +1,4 @@
-import Fusion
+import Geometry
 
 /// One accelerometer + gyroscope reading in SI units (m/s², rad/s, °C), in whatever frame the producer says.
 public struct ImuSample: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Fusion
+import Geometry
 import Hardware
 
 /// The sensors of one headset: an IMU and, optionally, a magnetometer, on one bus. What the loop drives.

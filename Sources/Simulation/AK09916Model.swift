@@ -1,4 +1,4 @@
-import Fusion
+import Geometry
 import Sensors
 
 /// Register-level model of the AK09916 inside the ICM-20948: WIA1/WIA2 0x48/0x09; ST1 (DRDY, DOR) at 0x10;

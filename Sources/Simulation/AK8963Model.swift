@@ -1,4 +1,4 @@
-import Fusion
+import Geometry
 import Sensors
 
 /// Register-level model of the AK8963 magnetometer inside the MPU-9250: WIA 0x48, fuse ROM (ASA) readable in

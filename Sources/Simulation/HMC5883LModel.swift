@@ -1,4 +1,4 @@
-import Fusion
+import Geometry
 import Sensors
 
 /// Register-level model of an HMC5883L at 0x1E: CRA (averaging, output rate 0.75–75 Hz), CRB (gain

@@ -1,4 +1,4 @@
-import Fusion
+import Geometry
 import Sensors
 
 /// Register-level model of an ICM-20948: four register banks behind REG_BANK_SEL (0x7F in every bank);

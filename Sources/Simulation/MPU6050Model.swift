@@ -1,4 +1,4 @@
-import Fusion
+import Geometry
 import Sensors
 
 /// Register-level model of an MPU-6050 (WHO_AM_I 0x68): powers up asleep (PWR_MGMT_1 = 0x40) with its data

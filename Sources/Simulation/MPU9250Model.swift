@@ -1,4 +1,4 @@
-import Fusion
+import Geometry
 import Sensors
 
 /// Register-level model of an MPU-9250 (WHO_AM_I 0x71) or MPU-9255 (0x73): reset and sleep via PWR_MGMT_1,

@@ -1,4 +1,4 @@
-import Fusion
+import Geometry
 import Sensors
 
 /// Register-level model of a standalone QMC5883L at 0x0D: chip ID 0xFF at 0x0D; X, Y, Z little-endian at

@@ -1,4 +1,4 @@
-import Fusion
+import Geometry
 import Sensors
 
 /// What an ideal sensor would read, plus the imperfections of a real one. Produces sensor-frame SI values

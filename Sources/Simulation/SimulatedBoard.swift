@@ -1,4 +1,4 @@
-import Fusion
+import Geometry
 import Sensors
 
 /// A complete simulated headset: an MPU-9250 with its AK8963 on a simulated bus, LEDs on recording GPIO

@@ -1,4 +1,4 @@
-import Fusion
+import Geometry
 import Sensors
 
 /// The IMU on a simulated breakout board, as makers buy them.

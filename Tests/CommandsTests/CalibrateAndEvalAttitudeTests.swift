@@ -1,15 +1,21 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Fusion
+import Geometry
 import Runtime
 import Testing
 @testable import Commands
+import LabCommands
 
 @Suite struct CalibrateAndEvalAttitudeTests {
     func run(_ args: [String]) -> Int32 {
         var a = args
         return HeadtrackCommand.run(&a)
+    }
+
+    func lab(_ args: [String]) -> Int32 {
+        var a = args
+        return LabCommand.run(&a)
     }
 
     func temporaryPath(_ name: String) -> String {
@@ -46,9 +52,9 @@ import Testing
     }
 
     @Test func evalAttitudeOptions() {
-        #expect(run(["eval", "attitude", "--help"]) == 0)
-        #expect(run(["eval", "attitude"]) == 2)
-        #expect(run(["eval", "attitude", "--mode", "12d", "--synthetic"]) == 2)
-        #expect(run(["eval", "attitude", "/nonexistent/trial.csv"]) == 1)
+        #expect(lab(["eval", "attitude", "--help"]) == 0)
+        #expect(lab(["eval", "attitude"]) == 2)
+        #expect(lab(["eval", "attitude", "--mode", "12d", "--synthetic"]) == 2)
+        #expect(lab(["eval", "attitude", "/nonexistent/trial.csv"]) == 1)
     }
 }

@@ -22,6 +22,13 @@ import Testing
         #expect(run(["replay", "a.csv", "--mount", "x,x,z"]) == 2)
     }
 
+    /// `run --imu-hz` overrides `rates.imuHz` and is held to the same range (10...1000).
+    @Test func imuRateOptionHasTheConfigRange() {
+        #expect(run(["run", "--simulated", "--imu-hz", "1000.5", "--duration", "0"]) == 2)
+        #expect(run(["run", "--simulated", "--imu-hz", "9.5", "--duration", "0"]) == 2)
+        #expect(RunCommand.help.contains("IMU sample rate, 10...1000"))
+    }
+
     @Test func missingBusIsAClearError() {
         #expect(run(["probe", "--i2c", "/dev/i2c-99"]) == 1)
         #expect(run(["run", "--i2c", "/dev/i2c-99", "--config", "/nonexistent.json"]) == 1)

@@ -1,4 +1,4 @@
-import Fusion
+import Geometry
 import Runtime
 import Testing
 @testable import Evaluation

@@ -1,5 +1,6 @@
 import Gestures
 import Indicators
+import SimulatedRuns
 import Simulation
 import Testing
 @testable import Evaluation

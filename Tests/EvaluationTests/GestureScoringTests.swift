@@ -1,4 +1,5 @@
 import Gestures
+import Runtime
 import Testing
 @testable import Evaluation
 

@@ -3,8 +3,9 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+@testable import Plots
 import Testing
-import Fusion
+import Geometry
 import Indicators
 import Runtime
 @testable import Evaluation

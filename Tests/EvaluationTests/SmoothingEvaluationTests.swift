@@ -4,7 +4,7 @@ import Glibc
 import Musl
 #endif
 import Testing
-import Fusion
+import Geometry
 import Indicators
 @testable import Evaluation
 

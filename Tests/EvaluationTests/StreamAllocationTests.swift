@@ -5,6 +5,7 @@ import Musl
 #endif
 import CAllocCounter
 import Evaluation
+import SimulatedRuns
 import Runtime
 import Testing
 

@@ -1,4 +1,5 @@
 import Fusion
+import Geometry
 import Testing
 @testable import Evaluation
 

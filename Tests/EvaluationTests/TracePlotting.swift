@@ -6,8 +6,10 @@ import Musl
 import FoundationEssentials
 import Evaluation
 import Fusion
+import Geometry
 import Gestures
 import Indicators
+import Plots
 import Runtime
 
 /// A minimal replay for the plot tests: trace -> attitude filter -> compass -> smoother (60 Hz) + gesture

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Testing
 @testable import Fusion
+import Geometry
 
 /// The filter against analytic motions whose truth is known exactly. Readings are made from the truth here
 /// (earth vectors rotated into the body), so every expectation compares with the truth, not with the filter.

@@ -1,5 +1,6 @@
 import Testing
 @testable import Fusion
+import Geometry
 
 /// Earth field used by the tests: 20 µT north, 45 µT down (ENU), a plausible mid-latitude field.
 let earthField = Vector3(0, 20, -45)

@@ -1,5 +1,6 @@
 import Testing
 @testable import Fusion
+import Geometry
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,5 @@
 import Evaluation
-import Fusion
+import Geometry
 import Runtime
 import Sensors
 import Testing

@@ -1,4 +1,4 @@
-import Fusion
+import Geometry
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,6 @@
 import Evaluation
 import Foundation
-import Fusion
+import Geometry
 import Runtime
 import Sensors
 import Testing

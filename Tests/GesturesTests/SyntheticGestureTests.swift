@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Evaluation
-import Fusion
+import Geometry
 import Runtime
 import Sensors
 import Testing

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Fusion
+import Geometry
 import Runtime
 import Sensors
 

@@ -4,7 +4,7 @@ import Glibc
 import Musl
 #endif
 import Testing
-import Fusion
+import Geometry
 @testable import Indicators
 
 /// Properties of the heading smoothers, measured in simulated time with a harness that only knows the

@@ -1,5 +1,5 @@
 import Testing
-import Fusion
+import Geometry
 @testable import Indicators
 
 /// LED behaviour against the brief's LED semantics: north sector ±22.5° with hysteresis, gesture LEDs on for

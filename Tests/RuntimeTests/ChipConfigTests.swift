@@ -5,16 +5,38 @@ import Testing
 /// The config's chip choices: validated when read, turned into a detection request.
 @Suite struct ChipConfigTests {
     @Test func chipNamesAreValidated() throws {
-        for imu in ["auto", "mpu6050", "mpu6500", "mpu9250", "icm20948"] {
-            #expect(try Config.parse(#"{"i2c": {"imu": "\#(imu)"}}"#).imu == imu)
+        let imus: [(String, IMUKind?)] = [("auto", nil), ("mpu6050", .mpu6050), ("mpu6500", .mpu6500),
+                                           ("mpu9250", .mpu9250), ("icm20948", .icm20948)]
+        for (name, kind) in imus {
+            #expect(try Config.parse(#"{"i2c": {"imu": "\#(name)"}}"#).imu == kind)
         }
-        for mag in ["auto", "none", "ak8963", "ak09916", "qmc5883l", "hmc5883l"] {
-            #expect(try Config.parse(#"{"i2c": {"magnetometer": "\#(mag)"}}"#).magnetometer == mag)
+        let mags: [(String, MagnetometerChoice)] = [("auto", .auto), ("none", .none), ("ak8963", .pinned(.ak8963)),
+                                                    ("ak09916", .pinned(.ak09916)), ("qmc5883l", .pinned(.qmc5883l)),
+                                                    ("hmc5883l", .pinned(.hmc5883l))]
+        for (name, choice) in mags {
+            #expect(try Config.parse(#"{"i2c": {"magnetometer": "\#(name)"}}"#).magnetometer == choice)
         }
         #expect(throws: ConfigError(path: "config", message: "i2c.imu: 'mpu9150' is not one of auto, mpu6050, mpu6500, mpu9250, icm20948 (`headtrack probe` names what is on the bus)")) {
             try Config.parse(#"{"i2c": {"imu": "mpu9150"}}"#)
         }
         #expect(throws: ConfigError.self) { try Config.parse(#"{"i2c": {"magnetometer": "HMC5883L"}}"#) }
+    }
+
+    @Test func gesturePresetIsTypedAndItsNamesComeFromTheEnum() throws {
+        #expect(try Config.parse(#"{"gestures": {"preset": "sensitive"}}"#).gesturePreset == .sensitive)
+        #expect(Config().gesturePreset == .normal)
+        #expect(throws: ConfigError(path: "config", message: "gestures.preset: 'Firm' is not one of sensitive, normal, firm")) {
+            try Config.parse(#"{"gestures": {"preset": "Firm"}}"#)
+        }
+    }
+
+    /// The IMU rate range is the MPU family's (1 kHz base of the sample-rate divider); 10 Hz is the floor.
+    @Test func imuRateLimitsAreTheDocumentedOnes() throws {
+        #expect(try Config.parse(#"{"rates": {"imuHz": 1000}}"#).rates.imuHz == 1000)
+        #expect(try Config.parse(#"{"rates": {"imuHz": 10}}"#).rates.imuHz == 10)
+        #expect(throws: ConfigError.self) { try Config.parse(#"{"rates": {"imuHz": 1000.5}}"#) }
+        #expect(throws: ConfigError.self) { try Config.parse(#"{"rates": {"imuHz": 9.5}}"#) }
+        #expect(ConfigLimits.text(ConfigLimits.imuHz) == "10...1000")
     }
 
     @Test func detectionRequestFollowsTheConfig() throws {

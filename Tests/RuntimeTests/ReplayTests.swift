@@ -3,6 +3,7 @@ import Gestures
 import Sensors
 import Testing
 @testable import Runtime
+import Geometry
 
 /// Real recording: ~50 s of continuous nodding, LSM6DSRX on a headphone at 26 Hz (STMicroelectronics,
 /// BSD-3-Clause; see Fixtures/LICENSE-NOTE.md). Labelled truth: one nod bout over the whole file.

@@ -1,4 +1,4 @@
-import Fusion
+import Geometry
 import Hardware
 import Simulation
 @testable import Sensors

@@ -112,6 +112,9 @@ case $1 in
     restart | start)
         bin=$R/opt/headtrack/current/headtrack
         message=$(sed -n "s/^message=//p" "$bin" 2>/dev/null)
+        # delay=S: the start job takes S seconds (a real restart blocks until READY=1 or the failure).
+        delay=$(sed -n "s/^delay=//p" "$bin" 2>/dev/null)
+        if [ -n "$delay" ]; then sleep "$delay"; fi
         echo "headtrack[4242]: ${message:-no binary at $bin}" >>"$S/journal"
         if grep -q "^behaviour=ok" "$bin" 2>/dev/null; then echo active >"$S/active"; exit 0; fi
         echo failed >"$S/active"
@@ -129,11 +132,15 @@ stand_in journalctl 'tail -n 20 "$S/journal" 2>/dev/null'
 stand_in udevadm ':'
 stand_in modprobe 'mkdir -p "$R/sys/module/${1//-/_}"'
 stand_in uname 'case ${1:-} in -m) echo aarch64 ;; *) exec /bin/uname "$@" ;; esac'
+# runuser -u USER -- CMD...: no user headtrack exists on this machine, so record the call and run CMD as root,
+# telling it through HT_USER whom it would run as.
+stand_in runuser 'user=""; while [ $# -gt 0 ]; do case $1 in -u) user=$2; shift ;; --) shift; break ;; esac; shift; done
+HT_USER=$user exec "$@"'
 printf '#!/bin/sh\ncase ${1:-} in -m) echo armv6l ;; *) exec /bin/uname "$@" ;; esac\n' >"$T/armv6-bin/uname"
 chmod +x "$T/armv6-bin/uname"
 
 # A "binary": a real ELF header for the given machine, then lines the systemctl stand-in reads.
-fake_binary() { # path machine(aarch64|arm|x86_64) behaviour(ok|fail) message
+fake_binary() { # path machine(aarch64|arm|x86_64) behaviour(ok|fail) message [start-delay-seconds]
     local machine class
     case $2 in aarch64) machine='\267\000' class='\002' ;; arm) machine='\050\000' class='\001' ;; x86_64) machine='\076\000' class='\002' ;; esac
     {
@@ -142,6 +149,7 @@ fake_binary() { # path machine(aarch64|arm|x86_64) behaviour(ok|fail) message
         printf "\002\000$machine"
         printf '\000%.0s' $(seq 44)
         printf '\nbehaviour=%s\nmessage=%s\n' "$3" "$4"
+        if [ -n "${5:-}" ]; then printf 'delay=%s\n' "$5"; fi
     } >"$1"
     chmod +x "$1"
 }
@@ -192,7 +200,8 @@ snapshot() { # root [extra find args...]
         -printf '%p %y %m %U:%G %s %l\n' | sort
      cd "$1" && find . -path ./run -prune -o -path ./sys -prune -o -path ./usr -prune -o -type f -print0 | sort -z | xargs -0 sha256sum)
 }
-without_release() { grep -v -e "^\./opt/headtrack/releases/$1[ /]" -e '^\./opt/headtrack/current ' -e '^\./opt/headtrack/previous ' -e " \./opt/headtrack/releases/$1/"; }
+# ... apart from that release, the links and the record of the last deploy (last-deploy, last-deploy.log).
+without_release() { grep -v -e "^\./opt/headtrack/releases/$1[ /]" -e '^\./opt/headtrack/current ' -e '^\./opt/headtrack/previous ' -e " \./opt/headtrack/releases/$1/" -e '\./opt/headtrack/last-deploy'; }
 
 link() { readlink "$R/opt/headtrack/$1" 2>/dev/null; }
 same_file() { cmp -s "$1" "$2"; }
@@ -327,6 +336,8 @@ unit=$repo/board/headtrack.service
 OUT=$(for line in Type=notify WatchdogSec= User=headtrack "SupplementaryGroups=i2c gpio" DevicePolicy=closed \
     "DeviceAllow=char-i2c rw" "DeviceAllow=char-gpiochip rw" ProtectSystem=strict StateDirectory=headtrack \
     NoNewPrivileges=yes Restart=on-failure LimitRTPRIO= \
+    SystemCallFilter=@system-service "SystemCallFilter=~@privileged @resources" SystemCallArchitectures=native \
+    ProtectProc=invisible ProcSubset=pid UMask=0077 RemoveIPC=yes RuntimeDirectory=headtrack RuntimeDirectoryMode=0750 \
     "ExecStart=/opt/headtrack/current/headtrack run --config /etc/headtrack/config.json"; do
     grep -q "^$line" "$unit" || echo "missing: $line"; done
     grep -E '^(PrivateDevices|RestrictRealtime|CPUSchedulingPolicy)=' "$unit")
@@ -365,6 +376,14 @@ check "systemd-analyze verify accepts the installed unit (ExecStart resolved in 
 sed 's/^WatchdogSec=/WatchdogSecs=/' "$unit" >"$R/etc/systemd/system/headtrack.service"
 OUT=$(systemd-analyze verify --root="$R" headtrack.service 2>&1)
 check "systemd-analyze verify flags a broken unit (so the check above can fail)" has "Unknown key"
+# Exposure score (0 safe .. 10 unsafe): 3.4 before issue 13's hardening, 0.9 after; 1.5 leaves room for one
+# small regression but not for losing the system call filter (2.4 without it, the negative control).
+OUT=$(systemd-analyze security --offline=yes --threshold=15 "$unit" 2>&1)
+RC=$?
+check "systemd-analyze security: exposure at most 1.5 ($(sed -n 's/.*exposure level for [^:]*: //p' <<<"$OUT"))" [ "$RC" = 0 ]
+grep -v '^SystemCallFilter=' "$unit" >"$T/no-filter.service"
+check "... and the same check fails for the unit without its system call filter" \
+    eval '! systemd-analyze security --offline=yes --threshold=15 "$T/no-filter.service" >/dev/null 2>&1'
 cp "$unit" "$R/etc/systemd/system/headtrack.service"
 
 for v in v2 v3 v4; do fake_binary "$T/keep-$v" aarch64 ok "headtrack $v"; with_deploy_sh pi5 deploy "$T/keep-$v" "$v"; done
@@ -402,6 +421,11 @@ check "binary for the wrong architecture (x86_64): clear error, nothing changed"
 
 run_deploy "${ssh_args[@]}" --target-root "$R" --settle 0 --binary "$T/v-armhf" --version v-armhf root@127.0.0.1
 check "32-bit ARM binary on a 64-bit board is accepted" eval '[ "$RC" = 0 ] && [ "$(link current)" = releases/v-armhf ]'
+# SystemCallArchitectures=native would kill it on an arm64 systemd; only that release's unit also allows arm.
+OUT=$(diff "$unit" "$R/etc/systemd/system/headtrack.service")
+check "... its unit allows the arm ABI (SystemCallArchitectures=native arm), the only change" \
+    eval '[ "$(printf "%s\n" "$OUT" | grep "^[<>]")" = "$(printf "< SystemCallArchitectures=native\n> SystemCallArchitectures=native arm")" ]'
+check "... while the aarch64 releases keep the unit as shipped" same_file "$unit" "$R/opt/headtrack/releases/v1/board/headtrack.service"
 
 run_deploy "${ssh_args[@]}" --target-root "$R" --status root@127.0.0.1
 check "--status lists releases, the failed one marked" eval 'has "current:  v-armhf" && has "v3 (FAILED: health check failed"'
@@ -442,6 +466,10 @@ check "--build-on-board: syncs the sources, builds there, installs the result" \
           grep -q "^swift build -c release --product headtrack --static-swift-stdlib" "$T/board-swift-calls" &&
           same_file "$T/v2" "$R/opt/headtrack/releases/v-board/headtrack"'
 rm -f "$T/bin/swift"
+
+# Interrupted deploys (stale link, dropped connection, long TMPDIR) and the terminal sessions (--watch, --calibrate).
+. "$here/interruptions.sh"
+. "$here/board-sessions.sh"
 
 echo "# ansible-playbook"
 deploy_story with_ansible story-ansible

@@ -45,5 +45,12 @@ unsigned long ht_gpio_v2_set_values_ioctl(void);
 void ht_install_stop_handlers(void);
 /// Non-zero once SIGINT or SIGTERM arrived; returns the signal number.
 int ht_stop_requested(void);
+/// Also route SIGHUP (the ssh session dropped) into the stop flag and ignore SIGPIPE (writes to a terminal
+/// that is gone), so `calibrate --restart-service` still starts the service again.
+void ht_install_hangup_handlers(void);
+
+/// Runs `argv` (argv[0] looked up in PATH) and waits; its exit status, 128+signal, or -errno if it could not
+/// start. `quiet` sends its stdout and stderr to /dev/null.
+int ht_run_and_wait(char *const argv[], int quiet);
 
 #endif

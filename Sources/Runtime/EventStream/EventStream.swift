@@ -1,4 +1,5 @@
 import Fusion
+import Geometry
 import Gestures
 import Indicators
 import Sensors

@@ -3,10 +3,12 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Commands
 import Evaluation
 import Gestures
 import Runtime
 import Sensors
+import Geometry
 
 /// `headtrack eval gestures`: nod/shake detection scored on recordings with labelled bouts.
 struct EvalGesturesCommand: EvalTopic {

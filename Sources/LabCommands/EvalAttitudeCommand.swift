@@ -3,8 +3,9 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Commands
 import Evaluation
-import Fusion
+import Geometry
 import Runtime
 
 /// `headtrack eval attitude`: the BROAD attitude benchmark (or any trace with truth columns).
@@ -12,7 +13,7 @@ public enum EvalAttitudeCommand {
     public static let topic = "attitude"
     public static let summary = "attitude RMSE (total, heading, inclination) against recorded or synthetic truth"
     public static let help = """
-        usage: headtrack eval attitude PATH... [--mode 9d|6d|both] [--json]
+        usage: headtrack eval attitude PATH... [--mode 9d|6d|both] [--calibration FILE] [--json]
                headtrack eval attitude --synthetic [--mode 9d|6d|both] [--json]
 
         Runs the attitude filter causally (default settings) over each imu-trace v1 file with truth columns
@@ -27,6 +28,9 @@ public enum EvalAttitudeCommand {
 
         options:
           --mode M      9d (with magnetometer), 6d, or both (default both)
+          --calibration FILE
+                        apply this calibration file (gyro bias, magnetometer hard/soft iron) to every trace's
+                        raw samples, through the same pipeline as 'headtrack run'
           --json        print JSON instead of a table
           --synthetic   score the built-in synthetic head motions (still, slow/fast turns, walking, a magnet
                         passing, gyro bias drift) instead of files
@@ -39,6 +43,7 @@ public enum EvalAttitudeCommand {
         let modeText = try arguments.option("mode") ?? "both"
         let asJSON = arguments.flag("json")
         let synthetic = arguments.flag("synthetic")
+        let calibration = try CalibrationOption.load(try arguments.option("calibration"))
         let paths = try arguments.positionals()
         let modes: [AttitudeMode]
         switch modeText {
@@ -78,7 +83,8 @@ public enum EvalAttitudeCommand {
                 }
                 // Progress on stderr (the table or JSON on stdout stays clean): nine BROAD trials take ~10 s.
                 Console.err("headtrack eval attitude: \(done)/\(modes.count * trials.count) \(name) (\(mode == .nineD ? "9D" : "6D"))")
-                results.append(AttitudeEvaluation.evaluate(trace: trace, name: name, mode: mode))
+                results.append(AttitudeEvaluation.evaluate(trace: trace, name: name, mode: mode,
+                                                           calibration: calibration))
             }
         }
         Console.write(1, asJSON ? AttitudeReport.json(results) : AttitudeReport.table(results))

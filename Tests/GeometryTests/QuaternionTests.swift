@@ -1,5 +1,5 @@
 import Testing
-@testable import Fusion
+import Geometry
 
 @Suite struct QuaternionTests {
     @Test func rotatingXByNinetyDegreesAboutZGivesY() {

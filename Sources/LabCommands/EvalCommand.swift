@@ -1,3 +1,4 @@
+import Commands
 /// A topic of `headtrack eval`: each lives in its own file and is listed in `EvalCommand.topics`.
 public protocol EvalTopic {
     static var topic: String { get }
@@ -8,6 +9,7 @@ public protocol EvalTopic {
 
 extension EvalSmoothingCommand: EvalTopic {}
 extension EvalAttitudeCommand: EvalTopic {}
+extension EvalCalibrationCommand: EvalTopic {}
 
 /// `headtrack eval TOPIC ...`: measures the product on recordings and simulated motion.
 struct EvalCommand: Command {
@@ -21,6 +23,7 @@ struct EvalCommand: Command {
             EvalGesturesCommand.self,
             EvalSmoothingCommand.self,
             EvalAttitudeCommand.self,
+            EvalCalibrationCommand.self,
         ]
     }
 
@@ -31,6 +34,10 @@ struct EvalCommand: Command {
             s += "  " + t.topic + String(repeating: " ", count: width - t.topic.count + 3) + t.summary + "\n"
         }
         return s
+    }
+
+    static var documentedSubcommands: [(name: String, summary: String, help: String)] {
+        topics.map { ($0.topic, $0.summary, $0.help) }
     }
 
     /// A topic's help with the exit statuses.

@@ -1,6 +1,5 @@
-import Fusion
+import Geometry
 import Testing
-@testable import Sensors
 
 /// The mount notation "forward,left,up": all 24 right-handed choices of signed axes parse, the 24 mirrored
 /// ones are refused, and the result maps sensor vectors into the head frame.

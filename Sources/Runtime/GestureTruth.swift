@@ -1,4 +1,3 @@
-import Runtime
 
 /// One labelled gesture bout of a recording: a run of nods or shakes between `start` and `end` (s).
 public struct GestureBout: Sendable, Equatable {

@@ -1,4 +1,3 @@
-import Fusion
 
 /// How the sensor sits on the head: maps sensor-frame vectors into the head frame (x forward, y left, z up).
 /// Written as the signed sensor axes that point forward, left and up, e.g. "-x,z,y" for a sensor worn with

@@ -1,0 +1,2 @@
+import LabCommands
+LabCommand.main()

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Does the unit's system call filter let the daemon run? The deploy and VM tests cannot tell: no systemd runs
+# there. This traces a real `headtrack run --simulated` (with --realtime: SCHED_FIFO, CPU pinning, mlockall)
+# under strace, expands board/headtrack.service's SystemCallFilter= lines in order, as systemd applies them, with
+# `systemd-analyze syscall-filter`, and fails if the daemon made a call the filter would kill it for.
+# Limits: the simulated board, not the I2C/GPIO path (that adds openat/ioctl/read/write/close, all allowed:
+# see the unit's comment), and this machine's architecture and libc.
+#
+#   deploy/tests/syscalls.sh                     # builds the debug binary (swift build --product headtrack)
+#   HEADTRACK_BIN=path/to/headtrack deploy/tests/syscalls.sh
+set -uo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+unit=$repo/board/headtrack.service
+for tool in strace systemd-analyze python3; do
+    command -v "$tool" >/dev/null || { echo "syscalls: needs $tool (apt-get install strace systemd python3)" >&2; exit 1; }
+done
+if [ -z "${HEADTRACK_BIN:-}" ]; then
+    (cd "$repo" && swift build --product headtrack >/dev/null) || { echo "syscalls: swift build failed" >&2; exit 1; }
+    HEADTRACK_BIN=$(cd "$repo" && swift build --show-bin-path)/headtrack
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# Two runs: paced with the real-time options the unit allows, and as fast as possible (other code paths in the loop).
+strace -f -qq -o "$work/paced" "$HEADTRACK_BIN" run --simulated --realtime --cpu 0 --duration 2 >/dev/null 2>&1 ||
+    { echo "syscalls: headtrack run --simulated --realtime failed" >&2; exit 1; }
+strace -f -qq -o "$work/fast" "$HEADTRACK_BIN" run --simulated --speed 0 >/dev/null 2>&1 ||
+    { echo "syscalls: headtrack run --simulated --speed 0 failed" >&2; exit 1; }
+
+python3 - "$unit" "$work/paced" "$work/fast" <<'PY'
+import re, subprocess, sys
+
+def members(group, cache={}):
+    if group not in cache:
+        out = subprocess.run(["systemd-analyze", "syscall-filter", group], capture_output=True, text=True, check=True).stdout
+        names = set()
+        for line in out.splitlines()[1:]:
+            word = line.strip()
+            if word and not word.startswith("#"):
+                names |= members(word) if word.startswith("@") else {word}
+        cache[group] = names
+    return cache[group]
+
+def allowed(lines):
+    # systemd: the first line decides allow- or deny-list; later lines add (no ~) or remove (~) in order.
+    result = set()
+    for n, line in enumerate(lines):
+        deny = line.startswith("~")
+        names = set().union(*(members(w) if w.startswith("@") else {w} for w in line.lstrip("~").split()))
+        assert n > 0 or not deny, "the unit's first SystemCallFilter= is expected to be an allow list"
+        result = result - names if deny else result | names
+    return result
+
+filters = [m.group(1) for m in re.finditer(r"(?m)^SystemCallFilter=(.*)$", open(sys.argv[1]).read())]
+used = set()
+for trace in sys.argv[2:]:
+    for line in open(trace):
+        m = re.match(r"\d+\s+([a-z_0-9]+)\(", line)
+        if m:
+            used.add(m.group(1))
+permitted = allowed(filters)
+missing = sorted(used - permitted)
+print(f"syscalls: the daemon made {len(used)} distinct calls; the unit's filter ({len(filters)} lines) allows {len(permitted)}")
+# Negative control: without the line that re-adds the scheduling calls, the SCHED_FIFO thread must be caught.
+control = sorted(used - allowed([f for f in filters if "sched_setscheduler" not in f.split()]))
+if "sched_setscheduler" not in control:
+    print("syscalls: FAIL negative control: dropping the scheduling line should forbid sched_setscheduler", control)
+    sys.exit(1)
+if missing:
+    print("syscalls: FAIL the filter would kill the daemon at:", " ".join(missing))
+    sys.exit(1)
+print("syscalls: ok (negative control: without the scheduling line it would be killed at " + " ".join(control) + ")")
+PY
