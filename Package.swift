@@ -11,7 +11,7 @@
 // layer: Plots, SimulatedRuns
 // layer: Commands, Evaluation
 // layer: LabCommands
-// layer: headtrack, headtrack-lab
+// layer: headtrack, headtrack-lab, HeadtrackFuzz
 // Two products: `headtrack`, the daemon that travels to the headset (run, probe, calibrate, record, replay, demo),
 // and `headtrack-lab` (bench, eval), the only one that links Evaluation, CBench and the malloc counter.
 import PackageDescription
@@ -75,6 +75,9 @@ let package = Package(
                 swiftSettings: strict),
         .executableTarget(name: "headtrack", dependencies: ["Commands"], swiftSettings: strict),
         .executableTarget(name: "headtrack-lab", dependencies: ["LabCommands"], swiftSettings: strict),
+        // libFuzzer targets for the parsers and replay; real only under scripts/fuzz.sh (-DFUZZING).
+        .executableTarget(name: "HeadtrackFuzz", dependencies: ["Geometry", "Fusion", "Runtime", "Plots"],
+                          swiftSettings: strict),
 
         // Reads Package.swift and Sources as text (no target dependencies): the layer list above must hold.
         .testTarget(name: "LayerTests", swiftSettings: strict),
@@ -90,5 +93,7 @@ let package = Package(
                     resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Plots", "SimulatedRuns", "Geometry"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "LabCommands", "Geometry"], swiftSettings: strict),
+        // Replays every file of Fuzz/corpus (seeds and crash regressions) through the fuzz targets' code.
+        .testTarget(name: "FuzzCorpusTests", dependencies: ["HeadtrackFuzz"], swiftSettings: strict),
     ]
 )

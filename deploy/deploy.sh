@@ -15,7 +15,8 @@ usage: deploy/deploy.sh [options] user@host
 
 Deploy headtrack to a Raspberry Pi over ssh (key authentication, verified host key, passwordless sudo).
 
-what to install (one of):
+what to install (default: build it here with scripts/build-board.sh, aarch64 from Debian's packages; the first
+build downloads about 430 MB into ~/.cache/headtrack/board-sdk and takes a few minutes, later ones seconds):
   --binary PATH          a headtrack binary built elsewhere for the board
   --swift-sdk NAME       cross-compile here with an installed Swift SDK: swift build -c release --swift-sdk NAME
                          (unverified: the static Linux SDK ships no libi2c; see README "Put it on the headset")
@@ -95,7 +96,7 @@ while [ $# -gt 0 ]; do
     shift
 done
 [ -n "$target" ] || { usage >&2; die 1 "no target: give user@host (e.g. pi@headset.local)"; }
-[ -n "$mode" ] || die 1 "say what to install: --binary PATH, --swift-sdk NAME or --build-on-board (or --rollback / --status / --watch / --calibrate)"
+[ -n "$mode" ] || mode=build-here
 case $mode in
     watch | calibrate) ;;
     *) [ "${#headtrack_args[@]}" = 0 ] || die 1 "options after -- are only for --watch and --calibrate" ;;
@@ -200,6 +201,23 @@ build_with_sdk() {
     say "building: swift $(quote "${args[@]}")"
     (cd "$repo" && swift "${args[@]}") >&2
     binary=$(cd "$repo" && swift build -c release --swift-sdk "$swift_sdk" --show-bin-path)/headtrack
+}
+
+# The default route: this machine cross-builds the aarch64 binary. Only for a 64-bit OS on the board: Debian has no
+# 32-bit ARM Swift runtime, and a 32-bit Raspberry Pi OS may run a 64-bit kernel (uname -m aarch64) with
+# 32-bit programs only, so its word size is asked as well.
+build_here() {
+    local long_bit rc=0
+    long_bit=$("${ssh_cmd[@]}" "$target" 'getconf LONG_BIT' 2>"$work/stderr") || rc=$?
+    explain_remote_failure "$rc"
+    if [ "$board_arch" != aarch64 ] || [ "$long_bit" = 32 ]; then
+        die 2 "$target runs a 32-bit OS ($board_arch, ${long_bit:-?}-bit programs); the binary built here is for 64-bit ARM
+only (Debian packages no 32-bit ARM Swift runtime). Flash Raspberry Pi OS Lite (64-bit) on a Pi 3B, 4B, 5 or Zero 2 W,
+or deploy a 32-bit binary built elsewhere with --binary PATH. Nothing was changed."
+    fi
+    say "building the headset binary here: scripts/build-board.sh"
+    binary=$("$repo/scripts/build-board.sh" | tail -1) && [ -f "$binary" ] ||
+        die 1 "building the board binary failed (output above); or deploy one built elsewhere with --binary PATH."
 }
 
 # Sources go to ~/.cache/headtrack/src on the board; its .build stays, so the next build there is incremental.
@@ -371,6 +389,7 @@ fi
 preflight "$need_kb"
 case $mode in
     binary) check_local_binary "$binary" ;;
+    build-here) build_here; check_local_binary "$binary" ;;
     swift-sdk) build_with_sdk; check_local_binary "$binary" ;;
     build-on-board) build_on_board ;;
 esac

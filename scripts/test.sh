@@ -3,8 +3,12 @@
 #   1. swift test (unit, simulated-hardware and recorded-trace tests)
 #   1b. Tests/stream/run.sh (event stream clients, the Python example, `watch` in tmux)
 #   2. Tests/hil/run.sh  (the real Linux I²C and GPIO drivers in a VM), when present
-#   3. deploy/tests/run.sh (deploy to a real SSH server on 127.0.0.1), when present
-#   4. deploy/tests/syscalls.sh (the unit's system call filter against a traced simulated run), when present
+#   3. Tests/board/run.sh (the cross-built aarch64 binary under qemu-user against the native build)
+#   4. Tests/hil/run.sh --arch arm64 (the same VM checks on Debian's arm64 kernel with the cross-built binary)
+#   5. deploy/tests/run.sh (deploy to a real SSH server on 127.0.0.1), when present
+#   6. deploy/tests/syscalls.sh (the unit's system call filter against a traced simulated run), when present
+#   7. scripts/kill-during-save.sh (SIGKILL at every system call of a calibration save)
+#   8. scripts/fuzz.sh --seconds 8 (every libFuzzer target briefly)
 # Prints one line per suite and ends with "suites: N passed, M failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -18,8 +22,14 @@ run_suite() {
 run_suite "swift test" swift test
 run_suite "event stream test" Tests/stream/run.sh
 [ -x Tests/hil/run.sh ] && run_suite "kernel VM test" Tests/hil/run.sh
+[ -x Tests/board/run.sh ] && run_suite "board binary under qemu-user" Tests/board/run.sh
+[ -x Tests/hil/run.sh ] && [ -x scripts/build-board.sh ] && run_suite "kernel VM test arm64" Tests/hil/run.sh --arch arm64
 [ -x deploy/tests/run.sh ] && run_suite "deploy test" deploy/tests/run.sh
 [ -x deploy/tests/syscalls.sh ] && run_suite "unit syscall filter" deploy/tests/syscalls.sh
+# Real SIGKILLs at every file system call of a calibration save (needs strace), and a short fuzz run of every
+# libFuzzer target (8 s each, about a minute in all; scripts/fuzz.sh --seconds 600 for a long one).
+run_suite "kill during save" scripts/kill-during-save.sh
+run_suite "fuzz (brief)" scripts/fuzz.sh --seconds 8
 echo
 printf '%s\n' "${report[@]}"
 echo "suites: $passed passed, $failed failed"

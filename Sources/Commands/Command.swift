@@ -123,6 +123,15 @@ public struct Arguments {
 
     private func s(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : "\(v)" }
 
+    /// A whole number inside `range` (a count of 1.5 is a typo, not 1).
+    public mutating func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let s = try option(name) else { return nil }
+        guard let v = Int(s), range.contains(v) else {
+            throw CommandError("--\(name) must be a whole number \(range.lowerBound)...\(range.upperBound), got '\(s)'", status: 2)
+        }
+        return v
+    }
+
     public mutating func flag(_ name: String) -> Bool {
         if let i = remaining.firstIndex(of: "--" + name) {
             remaining.remove(at: i)

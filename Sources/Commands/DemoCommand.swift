@@ -25,14 +25,16 @@ struct DemoCommand: Command {
         """
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
-        let speedOption = try arguments.double("speed")
+        let speedOption = try arguments.double("speed", in: 0...Limits.maxSpeed, what: "0 (as fast as possible) or a speed up to \(Int(Limits.maxSpeed))× real time")
         let plotPath = try arguments.outputPath("plot")
         let socket = try arguments.option("socket")
         try arguments.finish()
         let live = Console.isTerminal
         var demo = SimulatedRun()
         let speed = speedOption ?? (live ? 1 : 0)
-        if speed < 0 { throw CommandError("--speed must be ≥ 0", status: 2) }
+        if speed > 0 && speed < Limits.minSpeed {
+            throw CommandError("--speed must be 0 (as fast as possible) or at least \(Limits.minSpeed) (times real time)", status: 2)
+        }
         demo.speed = speed > 0 ? speed : nil
         let script = demo.script
         let stream = try StreamSetup.open(explicit: socket, config: demo.config, byDefault: false,

@@ -39,20 +39,25 @@ struct RecordCommand: Command {
         let simulated = arguments.flag("simulated")
         try arguments.finish()
 
-        let writer: BufferedFileWriter
-        do { writer = try BufferedFileWriter(path: out) } catch { throw CommandError(error.description) }
+        // The file is opened only once the samples can come (after the bus answered), and it writes to a
+        // temporary that replaces OUT at the end: a failed start never touches an existing recording.
+        func openOutput() throws -> BufferedFileWriter {
+            do { return try BufferedFileWriter(path: out) } catch { throw CommandError(error.description) }
+        }
+        var writer: BufferedFileWriter? = nil
         var rows = 0
         var writeError: FileError? = nil
         func record(_ event: LoopEvent) {
             guard case let .imu(t, sample, mag) = event, writeError == nil else { return }
-            do { try writer.write(TraceFile.row(t: t, accel: sample.accel, gyro: sample.gyro, mag: mag)) } catch {
+            do { try writer?.write(TraceFile.row(t: t, accel: sample.accel, gyro: sample.gyro, mag: mag)) } catch {
                 writeError = error
             }
             rows += 1
         }
         ht_install_stop_handlers()
         if simulated {
-            try writer.write(TraceFile.header(metadata: [("source", "headtrack record --simulated (demo story)"),
+            writer = try openOutput()
+            try writer?.write(TraceFile.header(metadata: [("source", "headtrack record --simulated (demo story)"),
                                                          ("rate_hz", fixed(config.rates.imuHz, 3)),
                                                          ("units", "t s, acc m/s^2, gyr rad/s, mag uT"),
                                                          ("frame", "MPU-9250 chip axes")], withMagnetometer: true))
@@ -66,7 +71,8 @@ struct RecordCommand: Command {
             var loop = TrackerLoop(driver: driver, lines: lines, clock: LinuxMonotonicClock(),
                                    pipeline: Pipeline(settings: config.pipelineSettings), rates: config.rates)
             do { try loop.start() } catch { throw CommandError(error.description) }
-            try writer.write(TraceFile.header(metadata: [("source", "headtrack record, \(loop.driver.chipName) on \(config.i2cDevice)"),
+            writer = try openOutput()
+            try writer?.write(TraceFile.header(metadata: [("source", "headtrack record, \(loop.driver.chipName) on \(config.i2cDevice)"),
                                                          ("rate_hz", fixed(config.rates.imuHz, 3)),
                                                          ("units", "t s, acc m/s^2, gyr rad/s, mag uT"),
                                                          ("frame", "IMU chip axes (magnetometer aligned to them)")], withMagnetometer: loop.driver.hasMagnetometer))
@@ -78,7 +84,7 @@ struct RecordCommand: Command {
             }
             progress.finish()
         }
-        do { try writer.close() } catch { throw CommandError(error.description) }
+        do { try writer?.close() } catch { throw CommandError(error.description) }
         if let e = writeError { throw CommandError(e.description) }
         Console.out("wrote \(rows) samples to \(out)")
         return 0

@@ -21,7 +21,9 @@ public struct Mount: Sendable, Equatable, CustomStringConvertible {
         if parts.count == 9 {
             var numbers: [Double] = []
             for p in parts {
-                guard let v = Double(p) else { throw .invalid(text, "'\(p)' is not a number") }
+                // NaN and infinity pass every later tolerance test (comparisons with NaN are false), and a NaN
+                // mount made every attitude row and gesture silently disappear.
+                guard let v = Double(p), v.isFinite else { throw .invalid(text, "'\(p)' is not a finite number") }
                 numbers.append(v)
             }
             self.init(forward: Vector3(numbers[0], numbers[1], numbers[2]),
@@ -55,7 +57,8 @@ public struct Mount: Sendable, Equatable, CustomStringConvertible {
 
     private func validate(_ text: String) throws(MountError) {
         let rows = [forward, left, up]
-        for r in rows where abs(r.length - 1) > 1e-3 {
+        // Written as "not within" so a NaN that reached here still fails.
+        for r in rows where !(abs(r.length - 1) <= 1e-3) {
             throw .invalid(text, "each row must be a unit vector")
         }
         if abs(forward.dot(left)) > 1e-3 || abs(forward.dot(up)) > 1e-3 || abs(left.dot(up)) > 1e-3 {

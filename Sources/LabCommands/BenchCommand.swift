@@ -47,10 +47,7 @@ struct BenchCommand: Command {
             guard s >= 0.1 && s <= 60 else { throw CommandError("--seconds must be between 0.1 and 60", status: 2) }
             options.latenessSeconds = s
         }
-        if let n = try arguments.double("runs") {
-            guard n >= 1 && n <= 101 else { throw CommandError("--runs must be between 1 and 101", status: 2) }
-            options.runs = Int(n)
-        }
+        if let n = try arguments.integer("runs", in: 1...101) { options.runs = n }
         options.realtime = try RealtimeOptions.parse(&arguments)
         options.measureChildren = !arguments.flag("no-children")
         try arguments.finish()

@@ -60,7 +60,7 @@ struct EvalGesturesCommand: EvalTopic {
             evaluation.settings.flickRate = preset.rate
             evaluation.classicSettings.thresholdPerFrame = preset.classicThresholdPerFrame
         }
-        if let c = try arguments.double("cooldown") {
+        if let c = try arguments.double("cooldown", in: ConfigLimits.gestureCooldown, what: "a time in seconds, \(ConfigLimits.text(ConfigLimits.gestureCooldown))") {
             guard c >= 0 else { throw CommandError("--cooldown must be 0 s or more", status: 2) }
             evaluation.settings.cooldown = c
             evaluation.classicSettings.cooldown = c

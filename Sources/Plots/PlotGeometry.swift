@@ -17,17 +17,24 @@ struct PlotAxis {
         return pixelLow + (v - low) / (high - low) * (pixelHigh - pixelLow)
     }
 
+    /// More ticks than pixels can ever be drawn apart; a count above this means degenerate input.
+    static let maxTicks = 10_000.0
+
     /// Tick values at a 1-2-5 step with at least `minSpacing` pixels between neighbours.
     func ticks(minSpacing: Double) -> [Double] {
         let span = high - low
         let pixels = abs(pixelHigh - pixelLow)
-        guard span > 0, pixels > 0 else { return [low] }
+        // An infinite span (±1e308 overflows high − low) made the step 1 and the loop below run for ever.
+        guard span > 0, span.isFinite, pixels > 0, pixels.isFinite else { return low.isFinite ? [low] : [] }
         let step = PlotAxis.niceStep(atLeast: span * minSpacing / pixels)
+        // Tick k is first + k × step, counted, not accumulated: at 1e308 adding the step can round to nothing.
+        let first = (low / step).rounded(.up)
+        let count = ((high + step * 1e-9) / step).rounded(.down) - first + 1
+        guard count.isFinite, count >= 0, count <= PlotAxis.maxTicks else { return [low, high] }
         var values: [Double] = []
-        var v = (low / step).rounded(.up) * step
-        while v <= high + step * 1e-9 {
+        for k in 0..<Int(count) {
+            let v = (first + Double(k)) * step
             values.append(abs(v) < step * 1e-9 ? 0 : v)
-            v += step
         }
         return values
     }
@@ -57,7 +64,8 @@ struct PlotAxis {
     /// A symmetric range ±(a nice value) that holds every finite value of `series` and `atLeast`.
     static func symmetricRange(_ series: [[Double]], atLeast: Double) -> Double {
         var m = atLeast
-        for s in series { for v in s where v.isFinite { m = Swift.max(m, abs(v)) } }
+        // Values beyond 1e300 are clamped, so ±range and its span (2 × range) stay finite.
+        for s in series { for v in s where v.isFinite { m = Swift.max(m, Swift.min(abs(v), 1e300)) } }
         let step = niceStep(atLeast: m / 4)
         return (m / step).rounded(.up) * step
     }
@@ -99,7 +107,8 @@ struct DecimatedPath {
             if circular, i > 0, values[i - 1].isFinite, abs(v - values[i - 1]) > 180 {
                 flush(); penDown = false
             }
-            let c = Int(x.pixel(t).rounded(.down))
+            // Clamped before the Int conversion: a time far outside the axis must not trap.
+            let c = Int(Swift.min(Swift.max(x.pixel(t), -1e9), 1e9).rounded(.down))
             if c != column || first < 0 {
                 flush()
                 column = c

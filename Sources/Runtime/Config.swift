@@ -66,14 +66,19 @@ public struct Config: Sendable, Equatable {
     }
 
     public static func load(path: String) throws(ConfigError) -> Config {
-        let text: String
-        do { text = try FileIO.readText(path) } catch { throw ConfigError(path: path, message: error.message) }
-        return try parse(text, path: path)
+        let bytes: [UInt8]
+        do { bytes = try FileIO.read(path, limit: FileIO.smallFileLimit) } catch { throw ConfigError(path: path, message: error.message) }
+        return try parse(bytes: bytes, path: path)
     }
 
     public static func parse(_ text: String, path: String = "config") throws(ConfigError) -> Config {
+        try parse(bytes: Array(text.utf8), path: path)
+    }
+
+    /// Parses the file's raw bytes, so a byte that is not UTF-8 is an error rather than a U+FFFD in a path.
+    public static func parse(bytes: [UInt8], path: String = "config") throws(ConfigError) -> Config {
         let root: JSONValue
-        do { root = try JSONParser.parse(text) } catch { throw ConfigError(path: path, message: "not valid JSON: \(error)") }
+        do { root = try JSONParser.parse(bytes: bytes) } catch { throw ConfigError(path: path, message: "not valid JSON: \(error)") }
         var reader = ConfigReader(path: path)
         return try reader.read(root)
     }
@@ -122,6 +127,18 @@ struct ConfigReader {
         return n
     }
 
+    /// A whole number inside `range` (a pin or an address of 17.9 is a typo, not 17; 1e19 must not trap).
+    func integer(_ v: JSONValue, _ key: String, range: ClosedRange<Double>) throws(ConfigError) -> Int {
+        guard case let .number(n) = v else { throw fail(key, "expected a whole number") }
+        guard n.isFinite, n == n.rounded() else {
+            throw fail(key, "\(n) is not a whole number (expected \(ConfigLimits.text(range)))")
+        }
+        guard range.contains(n), let i = v.integer(in: Int(range.lowerBound)...Int(range.upperBound)) else {
+            throw fail(key, "\(n) is out of range \(ConfigLimits.text(range))")
+        }
+        return i
+    }
+
     /// One of `choices` by its spelling; anything else is refused with the list (`hint` says where to look).
     func choice<T>(_ v: JSONValue, _ key: String, _ choices: [(String, T)], hint: String = "") throws(ConfigError) -> T {
         let name = try string(v, key)
@@ -151,7 +168,7 @@ struct ConfigReader {
                     case "imu": c.imu = try choice(v2, key, Config.imuChoices, hint: Self.probeHint)
                     case "magnetometer": c.magnetometer = try choice(v2, key, Config.magnetometerChoices, hint: Self.probeHint)
                     default:
-                        if v2 == .null { c.imuAddress = nil } else { c.imuAddress = UInt8(try number(v2, key, range: ConfigLimits.i2cAddress)) }
+                        if v2 == .null { c.imuAddress = nil } else { c.imuAddress = UInt8(try integer(v2, key, range: ConfigLimits.i2cAddress)) }
                     }
                 }
             case "gpio":
@@ -163,7 +180,7 @@ struct ConfigReader {
                     default:
                         for (name, line) in try object(v2, at: key, allowed: Config.ledNames) {
                             let index = Config.ledNames.firstIndex(of: name)!
-                            c.ledLines[index] = UInt32(try number(line, key + "." + name, range: ConfigLimits.gpioLine))
+                            c.ledLines[index] = UInt32(try integer(line, key + "." + name, range: ConfigLimits.gpioLine))
                         }
                         if Set(c.ledLines).count != c.ledLines.count {
                             throw fail(key, "two LEDs share a line: \(c.ledLines)")

@@ -15,7 +15,17 @@ public struct FileError: Error, Equatable, CustomStringConvertible {
 
 /// Small file helpers on plain libc, so library code needs no Foundation.
 public enum FileIO {
+    /// Files larger than this are refused by `read` unless a caller asks for more: 4 GiB is far beyond the
+    /// longest recording (20 min at 285 Hz is 25 MB) and stops /dev/zero from eating all memory.
+    public static let defaultReadLimit = 4 << 30
+    /// Config, calibration and truth files are a few kB; 16 MiB leaves room for comments and still fails fast.
+    public static let smallFileLimit = 16 << 20
+
     public static func read(_ path: String) throws(FileError) -> [UInt8] {
+        try read(path, limit: defaultReadLimit)
+    }
+
+    public static func read(_ path: String, limit: Int) throws(FileError) -> [UInt8] {
         guard let f = fopen(path, "rb") else {
             throw FileError(path: path, message: "cannot read: \(describeErrno(errno))")
         }
@@ -25,6 +35,9 @@ public enum FileIO {
         while true {
             let n = fread(&chunk, 1, chunk.count, f)
             if n > 0 { bytes.append(contentsOf: chunk[0..<n]) }
+            if bytes.count > limit {
+                throw FileError(path: path, message: "larger than \(limit >> 20) MiB: not the kind of file expected here")
+            }
             if n < chunk.count {
                 if ferror(f) != 0 { throw FileError(path: path, message: "read error: \(describeErrno(errno))") }
                 break
@@ -40,62 +53,33 @@ public enum FileIO {
     public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
     /// Writes `bytes` so that a crash at any moment leaves either the old file or the new one, never a torn
-    /// one: write a temporary file beside it, fsync it, rename it over the target, fsync the directory.
-    /// When `keepPrevious` is set, the old file is kept as PATH.previous.
-    public static func writeAtomically(_ path: String, _ bytes: [UInt8], keepPrevious: Bool = false) throws(FileError) {
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        if fd < 0 { throw FileError(path: path, message: "cannot create \(temporary): \(describeErrno(errno))") }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let e = errno
-                close(fd); unlink(temporary)
-                throw FileError(path: path, message: "write failed: \(describeErrno(e))")
-            }
-            offset += n
-        }
-        if fsync(fd) != 0 {
-            let e = errno
-            close(fd); unlink(temporary)
-            throw FileError(path: path, message: "fsync failed: \(describeErrno(e))")
-        }
-        close(fd)
-        if keepPrevious && exists(path) {
-            _ = rename(path, path + ".previous")
-        }
-        if rename(temporary, path) != 0 {
-            let e = errno
-            unlink(temporary)
-            throw FileError(path: path, message: "rename failed: \(describeErrno(e))")
-        }
-        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-        let dfd = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_CLOEXEC)
-        if dfd >= 0 { fsync(dfd); close(dfd) }
+    /// or missing one (see `AtomicFileWriter`). When `keepPrevious` is set, the old file is kept as
+    /// PATH.previous. `afterStep` is for tests: returning false there stops the save as a SIGKILL would.
+    public static func writeAtomically(_ path: String, _ bytes: [UInt8], keepPrevious: Bool = false,
+                                       afterStep: @escaping (AtomicFileWriter.Step) -> Bool = { _ in true }) throws(FileError) {
+        let file = try AtomicFileWriter(path: path, keepPrevious: keepPrevious, afterStep: afterStep)
+        try file.write(bytes)
+        try file.commit()
     }
 }
 
-/// Appends lines to a file through a large buffer (one write syscall per 64 KiB), for recorders.
+/// Appends lines to a file through a large buffer (one write syscall per 64 KiB), for recorders. The lines go
+/// to a temporary file that replaces PATH only at `close()`: an existing file is never truncated by a
+/// recording that fails to start or dies half-way.
 public final class BufferedFileWriter {
-    private let fd: Int32
+    private let file: AtomicFileWriter
     private var buffer: [UInt8] = []
-    public let path: String
+    public var path: String { file.path }
 
     public init(path: String) throws(FileError) {
-        self.path = path
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        if fd < 0 { throw FileError(path: path, message: "cannot create: \(describeErrno(errno))") }
+        file = try AtomicFileWriter(path: path)
         buffer.reserveCapacity(1 << 16)
     }
 
     /// Writes to standard output (a command's `-` for a file): a duplicate of fd 1, so closing it leaves
     /// the process's own stdout open.
     public init(standardOutput: Void) throws(FileError) {
-        path = "standard output"
-        fd = dup(STDOUT_FILENO)
-        if fd < 0 { throw FileError(path: path, message: "cannot write: \(describeErrno(errno))") }
+        file = try AtomicFileWriter(duplicating: STDOUT_FILENO, name: "standard output")
         buffer.reserveCapacity(1 << 16)
     }
 
@@ -105,22 +89,13 @@ public final class BufferedFileWriter {
     }
 
     public func flush() throws(FileError) {
-        var offset = 0
-        while offset < buffer.count {
-            let n = buffer[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FileError(path: path, message: "write failed: \(describeErrno(errno))")
-            }
-            offset += n
-        }
+        try file.write(buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// Flushes and fsyncs, so a recording survives a power cut after close.
+    /// Flushes, fsyncs and puts the file in place, so a recording survives a power cut after close.
     public func close() throws(FileError) {
         try flush()
-        fsync(fd)
-        Glibc.close(fd)
+        try file.commit()
     }
 }

@@ -27,17 +27,21 @@ public struct GestureTruth: Sendable, Equatable {
     }
 
     public static func read(path: String) throws(GestureTruthError) -> GestureTruth {
-        let text: String
-        do { text = try FileIO.readText(path) } catch {
+        let bytes: [UInt8]
+        do { bytes = try FileIO.read(path, limit: FileIO.smallFileLimit) } catch {
             throw GestureTruthError(path: path, message: "\(error.message); every trace needs its labelled bouts "
                 + "beside it as NAME.truth.json (see data/README.md), {\"events\": []} for a recording without gestures")
         }
-        return try parse(text, path: path)
+        return try parse(bytes: bytes, path: path)
     }
 
     public static func parse(_ text: String, path: String = "truth") throws(GestureTruthError) -> GestureTruth {
+        try parse(bytes: Array(text.utf8), path: path)
+    }
+
+    public static func parse(bytes: [UInt8], path: String = "truth") throws(GestureTruthError) -> GestureTruth {
         let root: JSONValue
-        do { root = try JSONParser.parse(text) } catch { throw GestureTruthError(path: path, message: "not valid JSON: \(error)") }
+        do { root = try JSONParser.parse(bytes: bytes) } catch { throw GestureTruthError(path: path, message: "not valid JSON: \(error)") }
         guard case let .array(events)? = root["events"] else {
             throw GestureTruthError(path: path, message: "needs an \"events\" list of {label, t_start, t_end} bouts")
         }
@@ -46,6 +50,10 @@ public struct GestureTruth: Sendable, Equatable {
             guard case let .string(label)? = event["label"], case let .number(start)? = event["t_start"],
                   case let .number(end)? = event["t_end"] else {
                 throw GestureTruthError(path: path, message: "events[\(i)] needs \"label\" (string), \"t_start\" and \"t_end\" (seconds)")
+            }
+            // Trace times are checked against the same bound (TraceFile.maxTime), so a bout can always be compared.
+            guard start.isFinite, end.isFinite, abs(start) <= TraceFile.maxTime, abs(end) <= TraceFile.maxTime else {
+                throw GestureTruthError(path: path, message: "events[\(i)] times must be between -\(TraceFile.maxTime) and \(TraceFile.maxTime) s")
             }
             guard end >= start else {
                 throw GestureTruthError(path: path, message: "events[\(i)] ends (\(end) s) before it starts (\(start) s)")

@@ -60,7 +60,14 @@ public struct JSONParser {
     private var i = 0
 
     public static func parse(_ text: String) throws(JSONError) -> JSONValue {
-        var p = JSONParser(bytes: Array(text.utf8))
+        try parse(bytes: Array(text.utf8))
+    }
+
+    /// Parses raw file bytes. Strings must be valid UTF-8 (a config value decoded with U+FFFD in place of a
+    /// bad byte would silently name another file or chip) and hold no control characters or NUL (a C path
+    /// would be cut short at the NUL).
+    public static func parse(bytes: [UInt8]) throws(JSONError) -> JSONValue {
+        var p = JSONParser(bytes: bytes)
         p.skipSpace()
         let v = try p.value(depth: 0)
         p.skipSpace()
@@ -132,7 +139,14 @@ public struct JSONParser {
         var out: [UInt8] = []
         while i < bytes.count {
             let b = bytes[i]
-            if b == UInt8(ascii: "\"") { i += 1; return String(decoding: out, as: UTF8.self) }
+            if b == UInt8(ascii: "\"") {
+                guard let text = String(validating: out, as: UTF8.self) else {
+                    throw error("string is not valid UTF-8 (save the file as UTF-8)")
+                }
+                i += 1
+                return text
+            }
+            if b < 0x20 { throw error("control character \(b) inside a string (write it as an escape such as \\n)") }
             if b == UInt8(ascii: "\\") {
                 i += 1
                 guard i < bytes.count else { break }
@@ -145,6 +159,7 @@ public struct JSONParser {
                 case UInt8(ascii: "u"):
                     guard i + 4 < bytes.count, let code = UInt32(String(decoding: bytes[(i + 1)...(i + 4)], as: UTF8.self), radix: 16),
                           let scalar = Unicode.Scalar(code) else { throw error("bad \\u escape") }
+                    guard code != 0 else { throw error("\\u0000 (NUL) inside a string is not allowed") }
                     out.append(contentsOf: Array(String(Character(scalar)).utf8))
                     i += 4
                 default: out.append(bytes[i])
@@ -177,13 +192,15 @@ public struct JSONParser {
     private mutating func object(depth: Int) throws(JSONError) -> JSONValue {
         i += 1
         var members: [(String, JSONValue)] = []
+        // Keys seen so far: a set keeps the duplicate check linear (a list made 160 000 keys take a minute).
+        var keys = Set<String>()
         skipSpace()
         if i < bytes.count && bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
         while true {
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
             let key = try string()
-            if members.contains(where: { $0.0 == key }) { throw error("duplicate key '\(key)'") }
+            guard keys.insert(key).inserted else { throw error("duplicate key '\(key)'") }
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("expected ':' after key '\(key)'") }
             i += 1
@@ -195,5 +212,16 @@ public struct JSONParser {
             if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
             throw error("expected ',' or '}'")
         }
+    }
+}
+
+extension JSONValue {
+    /// The value as an Int when it is a whole number inside `range`, else nil: a count or a pin number must
+    /// never trap on 1e19 nor silently become 17 from 17.9.
+    public func integer(in range: ClosedRange<Int>) -> Int? {
+        guard case let .number(x) = self, x.isFinite, x == x.rounded(),
+              x >= Double(range.lowerBound), x <= Double(range.upperBound),
+              abs(x) < 9.0e15 else { return nil }  // below 2^53: exact, and far inside Int
+        return Int(x)
     }
 }

@@ -29,7 +29,7 @@ public struct Trace: Sendable {
     }
     /// Nominal rate from the `rate_hz` metadata, else from the timestamps.
     public var rateHz: Double? {
-        if let s = metadata["rate_hz"], let r = Double(s), r > 0 { return r }
+        if let s = metadata["rate_hz"], let r = Double(s), r > 0, r <= TraceFile.maxRateHz { return r }
         guard records.count > 1, let last = records.last, last.t > records[0].t else { return nil }
         return Double(records.count - 1) / (last.t - records[0].t)
     }
@@ -46,6 +46,39 @@ public struct TraceError: Error, Equatable, CustomStringConvertible {
 /// Reader and writer for the `imu-trace v1` CSV format.
 public enum TraceFile {
     public static let requiredColumns = ["t", "ax", "ay", "az", "gx", "gy", "gz"]
+
+    // Bounds every cell is checked against before it is used. Each is far beyond any real sensor, so only a
+    // corrupt or hostile file meets them, and each keeps the arithmetic downstream finite and terminating.
+    /// Seconds: a Unix timestamp (1.8e9 in 2027) fits; at 1e10 a double still resolves 2 µs, so display
+    /// ticks of 1/240 s keep advancing (at 1e15 adding 1/60 s no longer changed t and replay spun forever).
+    public static let maxTime = 1e10
+    /// m/s²: 100 g, six times the largest full-scale range of the supported chips (±16 g).
+    public static let maxAccel = 1000.0
+    /// rad/s: 5700 °/s, nearly three times the largest gyro range (±2000 °/s).
+    public static let maxGyro = 100.0
+    /// µT: twice the AK8963/AK09916 range (±4912 µT).
+    public static let maxMag = 10_000.0
+    /// Truth quaternion components are within ±1 when normalised; 2 leaves room for sloppy writers.
+    public static let maxQuaternion = 2.0
+    /// Window ids are small counters; Int32 is plenty and converts without a trap.
+    public static let maxWindow = Int(Int32.max)
+    /// Sample rates in metadata above this are ignored (the timestamps decide).
+    public static let maxRateHz = 100_000.0
+
+    /// Parses a cell that must be a plain decimal number. Only digits, sign, point and exponent are allowed:
+    /// `Double(_:)` reads "0.5\0JUNK" as 0.5 (it stops at the NUL) and accepts hex and "nan".
+    static func decimal(_ cell: Substring) -> Double? {
+        guard cell.utf8.count <= 64 else { return nil }
+        for b in cell.utf8 {
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                 UInt8(ascii: "e"), UInt8(ascii: "E"): continue
+            default: return nil
+            }
+        }
+        guard let v = Double(String(cell)), v.isFinite else { return nil }
+        return v
+    }
 
     public static func read(path: String) throws(TraceError) -> Trace {
         let bytes: [UInt8]
@@ -92,7 +125,12 @@ public enum TraceFile {
             }
             if columns.isEmpty {
                 let names = line.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmed }
-                for (i, n) in names.enumerated() { columns[String(n)] = i }
+                for (i, n) in names.enumerated() {
+                    if !n.isEmpty, columns[String(n)] != nil {
+                        throw TraceError(file: name, line: lineNumber, message: "column '\(n)' appears twice in the header; name each column once")
+                    }
+                    columns[String(n)] = i
+                }
                 for c in requiredColumns where columns[c] == nil {
                     throw TraceError(file: name, line: lineNumber,
                                      message: "header lacks column '\(c)'; expected t,ax,ay,az,gx,gy,gz[,mx,my,mz][,qw,qx,qy,qz,moving][,window]")
@@ -101,7 +139,7 @@ public enum TraceFile {
             }
             cells.removeAll(keepingCapacity: true)
             cells.append(contentsOf: line.split(separator: ",", omittingEmptySubsequences: false))
-            func number(_ column: String, required: Bool) throws(TraceError) -> Double? {
+            func number(_ column: String, required: Bool, limit: Double) throws(TraceError) -> Double? {
                 guard let i = columns[column] else { return nil }
                 guard i < cells.count else {
                     throw TraceError(file: name, line: lineNumber, message: "row has \(cells.count) cells, the header has \(columns.count)")
@@ -111,25 +149,35 @@ public enum TraceFile {
                     if required { throw TraceError(file: name, line: lineNumber, message: "empty '\(column)' cell") }
                     return nil
                 }
-                guard let v = Double(String(cell)), v.isFinite else {
-                    throw TraceError(file: name, line: lineNumber, message: "'\(cell)' in column '\(column)' is not a number")
+                guard let v = TraceFile.decimal(cell) else {
+                    throw TraceError(file: name, line: lineNumber, message: "'\(String(decoding: cell.utf8.prefix(40), as: UTF8.self))' in column '\(column)' is not a number")
+                }
+                guard abs(v) <= limit else {
+                    throw TraceError(file: name, line: lineNumber, message: "\(v) in column '\(column)' is out of range -\(limit)...\(limit)")
                 }
                 return v
             }
-            func vector(_ a: String, _ b: String, _ c: String, required: Bool) throws(TraceError) -> Vector3? {
-                let x = try number(a, required: required), y = try number(b, required: required), z = try number(c, required: required)
+            func vector(_ a: String, _ b: String, _ c: String, required: Bool, limit: Double) throws(TraceError) -> Vector3? {
+                let x = try number(a, required: required, limit: limit), y = try number(b, required: required, limit: limit)
+                let z = try number(c, required: required, limit: limit)
                 guard let x, let y, let z else { return nil }
                 return Vector3(x, y, z)
             }
-            let t = try number("t", required: true)!
-            var record = TraceRecord(t: t, accel: try vector("ax", "ay", "az", required: true)!,
-                                     gyro: try vector("gx", "gy", "gz", required: true)!)
-            record.mag = try vector("mx", "my", "mz", required: false)
-            if let w = try number("qw", required: false), let v = try vector("qx", "qy", "qz", required: false) {
+            let t = try number("t", required: true, limit: TraceFile.maxTime)!
+            var record = TraceRecord(t: t, accel: try vector("ax", "ay", "az", required: true, limit: TraceFile.maxAccel)!,
+                                     gyro: try vector("gx", "gy", "gz", required: true, limit: TraceFile.maxGyro)!)
+            record.mag = try vector("mx", "my", "mz", required: false, limit: TraceFile.maxMag)
+            if let w = try number("qw", required: false, limit: TraceFile.maxQuaternion),
+               let v = try vector("qx", "qy", "qz", required: false, limit: TraceFile.maxQuaternion) {
                 record.truth = Quaternion(w: w, x: v.x, y: v.y, z: v.z)
             }
-            if let m = try number("moving", required: false) { record.moving = m != 0 }
-            if let w = try number("window", required: false) { record.window = Int(w) }
+            if let m = try number("moving", required: false, limit: 1) { record.moving = m != 0 }
+            if let w = try number("window", required: false, limit: Double(TraceFile.maxWindow)) {
+                guard w == w.rounded() else {
+                    throw TraceError(file: name, line: lineNumber, message: "window \(w) is not a whole number")
+                }
+                record.window = Int(w)
+            }
             if let previous = trace.records.last, record.t < previous.t, record.window == previous.window {
                 throw TraceError(file: name, line: lineNumber, message: "time goes backwards (\(record.t) after \(previous.t))")
             }

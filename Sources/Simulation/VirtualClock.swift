@@ -25,13 +25,21 @@ public final class VirtualClock: MonotonicClock {
     public func sleep(until deadline: Nanoseconds) {
         if deadline > nanoseconds { nanoseconds = deadline }
         if let s = speed, s > 0 {
-            let realDeadline = realStart + Nanoseconds(Double(deadline - simulatedStart) / s)
-            real.sleep(until: realDeadline)
+            real.sleep(until: VirtualClock.saturating(realStart, plus: Double(deadline - simulatedStart) / s))
         }
     }
 
     /// Moves time forward by `seconds` (used by drivers' set-up delays).
     public func advance(seconds: Double) {
-        sleep(until: nanoseconds + Nanoseconds(seconds * 1e9))
+        sleep(until: VirtualClock.saturating(nanoseconds, plus: seconds * 1e9))
+    }
+
+    /// `base + offset` nanoseconds, clamped to the Int64 range: a tiny speed (1e-15) makes the real offset
+    /// astronomically large, and converting it to Int64 used to trap.
+    static func saturating(_ base: Nanoseconds, plus offset: Double) -> Nanoseconds {
+        guard !offset.isNaN else { return base }
+        guard abs(offset) < 9.0e18 else { return offset > 0 ? .max : .min }
+        let (sum, overflow) = base.addingReportingOverflow(Nanoseconds(offset))
+        return overflow ? (offset > 0 ? .max : .min) : sum
     }
 }

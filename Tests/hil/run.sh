@@ -7,8 +7,14 @@
 # the test presets and the LED lines read back from gpio-sim. Prints one line per check and "N passed, M failed";
 # exits non-zero if any check failed or the VM did not finish.
 #
+# --arch x86_64 (default): Debian's amd64 kernel under qemu-system-x86_64 and the native headtrack build.
+# --arch arm64: Debian's arm64 kernel under qemu-system-aarch64 (-M virt -cpu cortex-a72), the headset binary
+#   from scripts/build-board.sh, i2c-stub and gpio-sim cross-built against linux-headers-<abi>-arm64, and
+#   busybox-static and hil-tool for arm64: the same checks on the architecture the headset runs.
+#
 # Environment:
-#   HEADTRACK_BIN          headtrack binary to test (default: build it with swift build -c release --static-swift-stdlib)
+#   HEADTRACK_BIN          headtrack binary to test (default: build it with swift build -c release --static-swift-stdlib;
+#                          with --arch arm64: with scripts/build-board.sh)
 #   HEADTRACK_CACHE        cache for the kernel and the gpio-sim module (default /var/cache/headtrack-hil)
 #   HEADTRACK_HIL_KERNEL   Debian kernel ABI to use, e.g. 6.1.0-57 (default: newest cached, else Debian's current)
 #   HEADTRACK_HIL_TIMEOUT  seconds before the VM is given up on (default 900)
@@ -22,7 +28,20 @@ if [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; then
     sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
     exit 0
 fi
-[ $# -eq 0 ] || { echo "usage: Tests/hil/run.sh [--help]  (settings come from the environment, see --help)" >&2; exit 2; }
+usage_error() { echo "usage: Tests/hil/run.sh [--arch x86_64|arm64] [--help]  (other settings come from the environment, see --help)" >&2; exit 2; }
+ARCH=x86_64
+while [ $# -gt 0 ]; do
+    case $1 in
+        --arch) ARCH=${2:-}; [ $# -ge 2 ] || usage_error; shift ;;
+        *) usage_error ;;
+    esac
+    shift
+done
+case $ARCH in
+    x86_64 | amd64) KARCH=amd64 ;;
+    arm64 | aarch64) KARCH=arm64 ;;
+    *) echo "hil: --arch $ARCH: choose x86_64 or arm64" >&2; exit 2 ;;
+esac
 
 HIL_DIR=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HIL_DIR/../.." && pwd)
@@ -57,11 +76,22 @@ mkdir -p "$CACHE"
 # shellcheck source=initramfs.sh
 . "$HIL_DIR/initramfs.sh"
 
-ensure_packages qemu-system-x86 busybox-static build-essential kmod cpio xz-utils
+if [ "$KARCH" = amd64 ]; then
+    ensure_packages qemu-system-x86 busybox-static build-essential kmod cpio xz-utils
+else
+    ensure_packages qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross build-essential kmod cpio xz-utils
+    # The libraries the cross-built binary needs in the VM come from the sysroot build-board.sh prepares.
+    BOARD_SYSROOT=$("$REPO/scripts/build-board.sh" --print-sysroot) || die "scripts/build-board.sh --print-sysroot failed (above)"
+    BOARD_OBJDUMP=$(dirname "$(readlink -f "$(command -v swiftc)")")/llvm-objdump
+fi
 prepare_kernel
 
 if [ "${HEADTRACK_HIL_INFRA_ONLY:-}" = 1 ]; then
     HEADTRACK_BIN=""
+elif [ -z "${HEADTRACK_BIN:-}" ] && [ "$KARCH" = arm64 ]; then
+    log "building the headset binary (scripts/build-board.sh)"
+    HEADTRACK_BIN=$("$REPO/scripts/build-board.sh" 2>"$WORK/build-board.log" | tail -1) \
+        || { tail -40 "$WORK/build-board.log"; die "scripts/build-board.sh failed; set HEADTRACK_BIN to test a prebuilt binary"; }
 elif [ -z "${HEADTRACK_BIN:-}" ]; then
     ensure_packages libi2c-dev
     log "building headtrack (swift build -c release --static-swift-stdlib --product headtrack)"
@@ -82,15 +112,20 @@ vm_start=$(date +%s)
 set +e
 # Two vCPUs: headtrack's 200 Hz loop keeps one busy under TCG; the test's i2cset writes need the other to keep
 # their timing (a nod swing must last under 0.7 s).
-timeout --kill-after=10 "$TIMEOUT" qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 768 \
+if [ "$KARCH" = amd64 ]; then
+    qemu=(qemu-system-x86_64 -accel tcg -cpu max) serial=ttyS0
+else
+    qemu=(qemu-system-aarch64 -accel tcg -M virt -cpu cortex-a72) serial=ttyAMA0  # cortex-a72: the Pi 4's core
+fi
+timeout --kill-after=10 "$TIMEOUT" "${qemu[@]}" -smp 2 -m 768 \
     -nographic -no-reboot -nodefaults -serial stdio -display none \
     -kernel "$KDIR/vmlinuz" -initrd "$WORK/initramfs.cpio.gz" \
-    -append "console=ttyS0 panic=-1 quiet loglevel=3 rdinit=/init$cmdline_extra" \
+    -append "console=$serial panic=-1 quiet loglevel=3 rdinit=/init$cmdline_extra" \
     </dev/null >"$console" 2>&1
 qemu_status=$?
 set -e
 vm_seconds=$(( $(date +%s) - vm_start ))
-cp "$console" "$CACHE/last-console.log"
+cp "$console" "$CACHE/last-console-$KARCH.log"
 
 tr -d '\r' <"$console" | grep '^HIL-RESULT ' | sed 's/^HIL-RESULT //' || true
 passed=$(tr -d '\r' <"$console" | grep -c '^HIL-RESULT PASS ' || true)
@@ -102,14 +137,14 @@ if ! grep -q '^HIL-END' <(tr -d '\r' <"$console"); then
     else
         echo "FAIL vm-booted -- the VM never reached /init (qemu exit $qemu_status after ${vm_seconds}s)"
     fi
-    echo "--- last 40 console lines (all in $CACHE/last-console.log) ---"
+    echo "--- last 40 console lines (all in $CACHE/last-console-$KARCH.log) ---"
     tail -40 "$console"
     failed=$((failed + 1))
 elif [ "$passed" -eq 0 ] && [ "$failed" -eq 0 ]; then
     echo "FAIL vm-checks -- the VM ran but reported no check"
     failed=1
 fi
-log "VM ran ${vm_seconds}s, whole test $(( $(date +%s) - START ))s"
+log "$KARCH VM ran ${vm_seconds}s, whole test $(( $(date +%s) - START ))s"
 echo "$passed passed, $failed failed"
 REPORTED=1
 [ "$failed" -eq 0 ]

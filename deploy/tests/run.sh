@@ -111,6 +111,13 @@ case $1 in
     enable) touch "$S/enabled" ;;
     restart | start)
         bin=$R/opt/headtrack/current/headtrack
+        # A real headtrack (the cross-built one): it has to start on the board architecture and answer --help.
+        if [ -x "$B/../../run-real" ] && [ -f "$bin" ] && ! grep -q "^behaviour=" "$bin"; then
+            if "$B/../../run-real" "$bin" --help >/dev/null 2>>"$S/journal"; then
+                echo "headtrack[4242]: the real binary answered --help" >>"$S/journal"; echo active >"$S/active"; exit 0
+            fi
+            echo failed >"$S/active"; exit 1
+        fi
         message=$(sed -n "s/^message=//p" "$bin" 2>/dev/null)
         # delay=S: the start job takes S seconds (a real restart blocks until READY=1 or the failure).
         delay=$(sed -n "s/^delay=//p" "$bin" 2>/dev/null)
@@ -131,7 +138,9 @@ esac'
 stand_in journalctl 'tail -n 20 "$S/journal" 2>/dev/null'
 stand_in udevadm ':'
 stand_in modprobe 'mkdir -p "$R/sys/module/${1//-/_}"'
-stand_in uname 'case ${1:-} in -m) echo aarch64 ;; *) exec /bin/uname "$@" ;; esac'
+stand_in uname 'case ${1:-} in -m) cat "$S/machine" 2>/dev/null || echo aarch64 ;; *) exec /bin/uname "$@" ;; esac'
+# A 32-bit Raspberry Pi OS may run a 64-bit kernel: uname -m says aarch64, getconf LONG_BIT says 32.
+stand_in getconf 'if [ "${1:-}" = LONG_BIT ] && [ -f "$S/long-bit" ]; then cat "$S/long-bit"; else exec /usr/bin/getconf "$@"; fi'
 # runuser -u USER -- CMD...: no user headtrack exists on this machine, so record the call and run CMD as root,
 # telling it through HT_USER whom it would run as.
 stand_in runuser 'user=""; while [ $# -gt 0 ]; do case $1 in -u) user=$2; shift ;; --) shift; break ;; esac; shift; done
@@ -466,6 +475,32 @@ check "--build-on-board: syncs the sources, builds there, installs the result" \
           grep -q "^swift build -c release --product headtrack --static-swift-stdlib" "$T/board-swift-calls" &&
           same_file "$T/v2" "$R/opt/headtrack/releases/v-board/headtrack"'
 rm -f "$T/bin/swift"
+
+# No binary option: this machine cross-builds the aarch64 binary with scripts/build-board.sh and deploys it; the
+# systemctl stand-in runs the real binary under qemu-user (run-real) to "start" it.
+make_board cross "Raspberry Pi 4 Model B Rev 1.4" "" i2c-on
+use_board cross
+if built=$("$repo/scripts/build-board.sh" 2>"$T/build-board.log" | tail -1) &&
+    sysroot=$("$repo/scripts/build-board.sh" --print-sysroot 2>>"$T/build-board.log") && command -v qemu-aarch64-static >/dev/null; then
+    printf '#!/bin/sh\nexec qemu-aarch64-static -L %q "$@"\n' "$sysroot" >"$T/run-real"
+    chmod +x "$T/run-real"
+    run_deploy "${ssh_args[@]}" --target-root "$R" --settle 0 --health-timeout 30 --version v-cross root@127.0.0.1
+    check "no binary option: builds the aarch64 binary here (scripts/build-board.sh), deploys it, it starts" \
+        eval '[ "$RC" = 0 ] && has "building the headset binary here" && has "READY received" &&
+              same_file "$built" "$R/opt/headtrack/releases/v-cross/headtrack" && grep -q "answered --help" "$SIM/journal"'
+    rm -f "$T/run-real"
+else
+    fail "no binary option: scripts/build-board.sh or qemu-aarch64-static is not usable here" "$(tail -20 "$T/build-board.log")"
+fi
+for kind in armv7l long-bit-32; do
+    make_board "$kind" "Raspberry Pi 3 Model B Rev 1.2"
+    use_board "$kind"
+    if [ "$kind" = armv7l ]; then echo armv7l >"$SIM/machine"; else echo 32 >"$SIM/long-bit"; fi
+    before=$(snapshot "$R")
+    run_deploy "${ssh_args[@]}" --target-root "$R" root@127.0.0.1
+    check "no binary option, 32-bit OS on the board ($kind): says a 64-bit OS is needed, builds and changes nothing" \
+        eval '[ "$RC" = 2 ] && has "32-bit OS" && has "64-bit" && ! has "building the headset binary" && [ "$(snapshot "$R")" = "$before" ]'
+done
 
 # Interrupted deploys (stale link, dropped connection, long TMPDIR) and the terminal sessions (--watch, --calibrate).
 . "$here/interruptions.sh"

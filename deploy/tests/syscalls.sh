@@ -11,6 +11,11 @@
 set -uo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 unit=$repo/board/headtrack.service
+# Install what is missing when we can (root, as in CI on a fresh machine); otherwise say what to install.
+if [ "$(id -u)" = 0 ] && ! { command -v strace && command -v systemd-analyze; } >/dev/null; then
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q strace systemd >/dev/null 2>&1 ||
+        { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q strace systemd >/dev/null 2>&1; } || true
+fi
 for tool in strace systemd-analyze python3; do
     command -v "$tool" >/dev/null || { echo "syscalls: needs $tool (apt-get install strace systemd python3)" >&2; exit 1; }
 done

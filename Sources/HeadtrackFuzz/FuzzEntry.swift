@@ -1,0 +1,94 @@
+// libFuzzer entry point for the parsers and replay. Built only by scripts/fuzz.sh
+// (`swift build --sanitize=fuzzer -Xswiftc -DFUZZING`); a plain build gets a stub main that says so, so
+// `swift build` and `swift test` need no fuzzer runtime.
+//
+// One binary, several targets: HEADTRACK_FUZZ_TARGET picks which input format the bytes are
+// (json, config, calibration, truth, trace, replay, mount). Each target only asserts what must hold for
+// every input: no trap, no hang (libFuzzer's -timeout), no runaway memory (-rss_limit_mb), and the
+// properties written below (a calibration that decodes re-encodes to itself).
+#if canImport(Glibc)
+import Glibc
+#endif
+import Plots
+import Fusion
+import Runtime
+import Geometry
+
+enum FuzzTarget: String, CaseIterable, Sendable {
+    case json, config, calibration, truth, trace, replay, mount
+
+    static let current: FuzzTarget = {
+        guard let name = getenv("HEADTRACK_FUZZ_TARGET").map({ String(cString: $0) }) else {
+            fatalError("set HEADTRACK_FUZZ_TARGET to one of \(FuzzTarget.allCases.map(\.rawValue))")
+        }
+        guard let t = FuzzTarget(rawValue: name) else {
+            fatalError("HEADTRACK_FUZZ_TARGET=\(name) is not one of \(FuzzTarget.allCases.map(\.rawValue))")
+        }
+        return t
+    }()
+
+    func run(_ bytes: [UInt8]) {
+        switch self {
+        case .json:
+            _ = try? JSONParser.parse(bytes: bytes)
+        case .config:
+            _ = try? Config.parse(bytes: bytes)
+        case .calibration:
+            // A calibration that decodes must survive a round trip unchanged: what `save` writes, `load` reads.
+            if let c = try? CalibrationStore.decode(bytes: bytes) {
+                let again: Calibration
+                do { again = try CalibrationStore.decode(CalibrationStore.encode(c)) } catch {
+                    fatalError("a decoded calibration does not decode after encoding: \(error)")
+                }
+                guard again == c else { fatalError("calibration round trip changed it: \(c) vs \(again)") }
+            }
+        case .truth:
+            _ = try? GestureTruth.parse(bytes: bytes)
+        case .trace:
+            _ = try? TraceFile.parse(bytes, name: "fuzz")
+        case .replay:
+            guard let trace = try? TraceFile.parse(bytes, name: "fuzz") else { return }
+            var plot = PlotData(title: "fuzz")
+            Replay.run(trace, settings: Pipeline.Settings()) { event in
+                guard case let .display(t, leds, pipeline) = event else { return }
+                let e = EulerAngles(pipeline.attitude)
+                plot.append(t: t, rawHeading: pipeline.heading.isValid ? pipeline.heading.degrees : .nan,
+                            smoothedHeading: pipeline.displayed.hasValue ? pipeline.displayed.degrees : .nan,
+                            roll: e.roll * 57.3, pitch: e.pitch * 57.3,
+                            nodRate: pipeline.headGyro.y * 57.3, shakeRate: pipeline.headGyro.z * 57.3, ledMask: leds)
+            }
+            _ = SVGPlot.render(plot)
+        case .mount:
+            _ = try? Mount(parsing: String(decoding: bytes, as: UTF8.self))
+        }
+    }
+}
+
+extension FuzzTarget {
+    /// Whether the parser of this target accepts the bytes (for the corpus test: regressions must not).
+    func accepts(_ bytes: [UInt8]) -> Bool {
+        switch self {
+        case .json: return (try? JSONParser.parse(bytes: bytes)) != nil
+        case .config: return (try? Config.parse(bytes: bytes)) != nil
+        case .calibration: return (try? CalibrationStore.decode(bytes: bytes)) != nil
+        case .truth: return (try? GestureTruth.parse(bytes: bytes)) != nil
+        case .trace, .replay: return (try? TraceFile.parse(bytes, name: "fuzz")) != nil
+        case .mount: return (try? Mount(parsing: String(decoding: bytes, as: UTF8.self))) != nil
+        }
+    }
+}
+
+#if FUZZING
+@_cdecl("LLVMFuzzerTestOneInput")
+public func headtrackFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    FuzzTarget.current.run(bytes)
+    return 0
+}
+#else
+@main struct FuzzStub {
+    static func main() {
+        print("headtrack-fuzz: built without the fuzzer; run scripts/fuzz.sh")
+    }
+}
+#endif
