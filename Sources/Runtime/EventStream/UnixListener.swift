@@ -56,7 +56,12 @@ final class UnixListener {
         }
         // The unit runs with a strict UMask, so the mode bind gave the file is not the one we want: set it.
         // Group: `headtrack` where it exists (the unit's Group= already is; a manual root run is not).
-        if let group = getgrnam(UnixListener.groupName) { _ = chown(staging, uid_t.max, group.pointee.gr_gid) }
+        // chown only when the group differs: under the unit (Group=headtrack) it never does, and the unit's
+        // SystemCallFilter= (~@privileged) kills the daemon for any chown call, needed or not.
+        var created = stat()
+        if let group = getgrnam(UnixListener.groupName), stat(staging, &created) == 0, created.st_gid != group.pointee.gr_gid {
+            _ = chown(staging, uid_t.max, group.pointee.gr_gid)
+        }
         guard chmod(staging, 0o660) == 0 else { throw fail("set mode 0660 on") }
         guard listen(fd, 16) == 0 else { throw fail("listen on") }
         guard rename(staging, path) == 0 else { throw fail("move into place") }
