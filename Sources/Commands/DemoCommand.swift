@@ -14,7 +14,8 @@ struct DemoCommand: Command {
         Runs the real driver, fusion, gesture detector, heading smoother and LED logic against a simulated
         MPU-9250 + AK8963 on a simulated I²C bus. The story: look around, face north, nod, shake, turn around.
         In a terminal it shows a live LED row, heading, pitch and roll; otherwise it prints plain lines.
-        At the end it lists which scripted gestures were detected, and exits 1 if one was missed or invented.
+        At the end it lists which scripted gestures were detected, and exits 1 if one was missed, invented
+        or reported twice (one gesture, one LED flash).
 
         options:
           --speed N       run N× faster than real time (default 1 in a terminal, as fast as possible otherwise;
@@ -75,6 +76,9 @@ struct DemoCommand: Command {
         for d in check.invented {
             Console.out("  invented: \(d.event.rawValue) at \(fixed(d.t, 2)) s")
         }
+        for d in check.repeated {
+            Console.out("  reported again: \(d.event.rawValue) at \(fixed(d.t, 2)) s")
+        }
         Console.out("IMU samples: \(result.imuSamples), \(result.faults.summary)")
         if let path = plotPath {
             try recorder.write(to: path, title: "headtrack demo (simulated board)", truth: check.expected.map {
@@ -83,10 +87,11 @@ struct DemoCommand: Command {
             Console.out("plot written to \(path)")
         }
         if check.passed {
-            Console.out("demo passed: every scripted gesture detected, none invented")
+            Console.out("demo passed: every scripted gesture detected once, none invented")
             return 0
         }
-        Console.out("demo FAILED: \(check.missed.count) missed, \(check.invented.count) invented")
+        Console.out("demo FAILED: \(check.missed.count) missed, \(check.invented.count) invented, "
+            + "\(check.repeated.count) reported twice")
         return 1
     }
 }

@@ -72,6 +72,7 @@ struct ReplayCommand: Command {
         let sensorToHead = Quaternion(rotationRows: settings.mount.forward, settings.mount.left, settings.mount.up)
         var counts: [String: Int] = [:]
         var detected: [(t: Double, event: GestureEvent)] = []
+        var pendingStreamGesture: (t: Double, event: GestureEvent)? = nil
         var recorder = PlotRecorder()
         var failure: Error? = nil
         let stream = streaming ? try openStream(trace, socket: socket) : nil
@@ -86,11 +87,16 @@ struct ReplayCommand: Command {
                 case let .gesture(t, e):
                     counts[e.rawValue, default: 0] += 1
                     detected.append((t, e))
-                    stream?.gesture(e, t: t)
+                    pendingStreamGesture = (t, e)  // published with its start and count at this sample's .sample
                     if !json { say("t=\(fixed(t, 2))s \(e.rawValue)") }
                     try events?.write("\(fixed(t, 4)),\(e.rawValue)\n")
                     recorder.gesture(t: t, event: e)
                 case let .sample(_, t, pipeline):
+                    if let g = pendingStreamGesture {
+                        pendingStreamGesture = nil
+                        let d = pipeline.streamDetails(of: g.event, at: g.t)
+                        stream?.gesture(g.event, t: g.t, start: d.start, count: d.count)
+                    }
                     guard let file = attitude, pipeline.filter.isInitialized else { return }
                     let q = pipeline.attitude * sensorToHead
                     let h = pipeline.heading

@@ -26,6 +26,7 @@ public enum BenchReport {
             }
             out += line + "\n"
         }
+        if r.stagesOnly { return out + "\n(stage costs only; took \(fixed(r.seconds, 1)) s)\n" }
 
         out += "\nwake-up lateness (µs)        p50     p99   p99.9     max  wake-ups skipped\n"
         for l in r.lateness {

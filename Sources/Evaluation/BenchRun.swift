@@ -20,6 +20,9 @@ public struct Bench {
         public var realtime: RealtimeMode? = nil
         /// Also start `headtrack run --simulated` / `demo` as children to measure their peak memory.
         public var measureChildren = true
+        /// Only the stage costs (for scripts that compare them with another implementation, and for
+        /// instruction counts under callgrind, where the lateness loops would only add minutes).
+        public var stagesOnly = false
         public init() {}
     }
 
@@ -36,6 +39,8 @@ public struct Bench {
         public var benchPeakKiB = 0
         public var realtime: String? = nil
         public var seconds = 0.0
+        /// Only `stages` was measured (`Options.stagesOnly`).
+        public var stagesOnly = false
     }
 
     /// Runs every part; `progress` gets one line per part (for stderr, so --json output stays clean).
@@ -54,6 +59,13 @@ public struct Bench {
 
         progress("stage costs over \(trace.trace.records.count) samples, \(options.runs) passes each")
         r.stages = StageCosts.measure(trace, runs: options.runs)
+        if options.stagesOnly {
+            r.stagesOnly = true
+            if options.realtime != nil { RealtimeMode.leaveFIFO() }
+            r.benchPeakKiB = PeakMemory.ownPeakKiB
+            r.seconds = Double(StageClock.now() - start) * 1e-9
+            return r
+        }
 
         progress("heap allocations in steady state")
         for readout in ImuReadout.allCases {

@@ -63,7 +63,9 @@ public struct GestureEvaluation: Sendable {
         let m = mount ?? .identity
         switch detector {
         case .default:
-            return GestureReplay.detections(in: trace, mount: m, recognizer: GestureDetector(settings: settings))
+            var s = settings
+            s.headAxesKnown = mount != nil   // a given mount names the head's axes
+            return GestureReplay.detections(in: trace, mount: m, recognizer: GestureDetector(settings: s))
         case .classic:
             return GestureReplay.detections(in: trace, mount: m, recognizer: ClassicGestureDetector(settings: classicSettings))
         }

@@ -2,7 +2,7 @@ import Runtime
 
 /// Text table and JSON for `eval gestures` results.
 public enum GestureReport {
-    static let columns = ["file", "bouts", "found", "missed", "false", "confused", "flicks", "false/min",
+    static let columns = ["file", "bouts", "found", "missed", "false", "confused", "flicks", "events/bout", "false/min",
                           "lat med", "lat p90"]
 
     public static func table(_ results: [GestureEvaluation.FileResult], description: String) -> String {
@@ -26,12 +26,14 @@ public enum GestureReport {
                 + "\(fixed(total.quietDuration / 60, 1)) min"
         }
         lines.append(summary)
-        lines.append("latency: from bout start to the first detection inside the bout's window (s)")
+        lines.append("latency: from bout start to the first detection inside the bout's window (s); events/bout: "
+            + "nod/shake events inside found bouts' windows per found bout (LED flashes per gesture)")
         return lines.joined(separator: "\n")
     }
 
     static func row(_ name: String, _ s: GestureScore) -> [String] {
         [name, "\(s.bouts)", "\(s.hits)", "\(s.misses)", "\(s.falseDetections)", "\(s.confusions)", "\(s.flicks)",
+         s.eventsPerBout.map { fixed($0, 2) } ?? "-",
          s.quietFalsePerMinute.map { fixed($0, 2) } ?? "-",
          s.medianLatency.map { fixed($0, 2) } ?? "-", s.p90Latency.map { fixed($0, 2) } ?? "-"]
     }

@@ -23,6 +23,8 @@ public struct GestureScore: Sendable, Equatable {
     public var falseDetections = 0
     public var confusions = 0
     public var flicks = 0
+    /// Nod/shake events inside the windows of the bouts that were found (LED flashes for them).
+    public var boutEvents = 0
     /// Detection time minus bout start (s), one per hit bout.
     public var latencies: [Double] = []
     /// Length of the recordings (s), and of those without any labelled gesture, with their false detections.
@@ -33,6 +35,8 @@ public struct GestureScore: Sendable, Equatable {
     public init() {}
 
     public var misses: Int { bouts - hits }
+    /// Events per found bout: 1 is one flash per gesture; nil without hits.
+    public var eventsPerBout: Double? { hits > 0 ? Double(boutEvents) / Double(hits) : nil }
     /// Hits over bouts, nil without bouts.
     public var recall: Double? { bouts > 0 ? Double(hits) / Double(bouts) : nil }
     /// False detections per minute on recordings without gestures, nil when there are none.
@@ -56,7 +60,10 @@ public struct GestureScore: Sendable, Equatable {
             let matching = truth.indices.filter { truth[$0].label == d.event.rawValue && inWindow(truth[$0], d.t) }
             if let first = matching.first(where: { hitTime[$0] == nil }) {
                 hitTime[first] = d.t
-            } else if matching.isEmpty {
+                boutEvents += 1
+            } else if !matching.isEmpty {
+                boutEvents += 1   // a repeat inside a bout already hit: not an error, but another flash
+            } else {
                 falseDetections += 1
                 if truth.contains(where: { inWindow($0, d.t) }) { confusions += 1 }
             }
@@ -77,6 +84,7 @@ public struct GestureScore: Sendable, Equatable {
         s.falseDetections += b.falseDetections
         s.confusions += b.confusions
         s.flicks += b.flicks
+        s.boutEvents += b.boutEvents
         s.latencies += b.latencies
         s.duration += b.duration
         s.quietDuration += b.quietDuration

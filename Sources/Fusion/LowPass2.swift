@@ -8,8 +8,8 @@ import Geometry
 /// Second-order Butterworth low-pass on vectors (bilinear transform, direct form II transposed).
 /// Butterworth because it is the flattest passband for a given roll-off: it lets slow tilt through unchanged
 /// while attenuating second-long accelerations by 40 dB per decade instead of a first-order filter's 20.
-struct LowPass2: Sendable {
-    struct Coefficients: Sendable {
+struct LowPass2: Sendable, Equatable {
+    struct Coefficients: Sendable, Equatable {
         var b0 = 1.0, b1 = 0.0, b2 = 0.0, a1 = 0.0, a2 = 0.0
         init() {}
         /// Cut-off f_c = √2 / (2π τ), which gives a step response settling like a first-order filter of time
@@ -33,7 +33,7 @@ struct LowPass2: Sendable {
 
     init() {}
 
-    mutating func step(_ x: Vector3, _ c: Coefficients) {
+    @inline(__always) mutating func step(_ x: Vector3, _ c: Coefficients) {
         let y = c.b0 * x + s1
         s1 = c.b1 * x - c.a1 * y + s2
         s2 = c.b2 * x - c.a2 * y

@@ -16,18 +16,30 @@ public struct TiltCompensatedCompass: Sendable {
         public static let `default` = Settings()
     }
 
-    public var settings: Settings
+    public var settings: Settings { didSet { minimumHorizontal2 = TiltCompensatedCompass.squaredHorizontalLimit(settings) } }
+    /// cos(maxPitch)², computed when the settings change rather than per call (the cosine of a constant
+    /// was most of this stage's cost); −1 when any pitch is allowed (maxPitch ≥ 90°).
+    private var minimumHorizontal2: Double
 
-    public init(settings: Settings = .default) { self.settings = settings }
+    public init(settings: Settings = .default) {
+        self.settings = settings
+        minimumHorizontal2 = TiltCompensatedCompass.squaredHorizontalLimit(settings)
+    }
+
+    private static func squaredHorizontalLimit(_ s: Settings) -> Double {
+        let c = cos(s.maxPitchDegrees * Units.radiansPerDegree)
+        return c > 0 ? c * c : -1
+    }
 
     public func heading(attitude q: Quaternion, magnetometerTrusted: Bool, hasMagnetometer: Bool = true) -> HeadingReading {
-        let forward = q.rotate(Vector3(1, 0, 0))
-        let horizontal = (forward.x * forward.x + forward.y * forward.y).squareRoot()
-        let degrees = wrapDegrees360(atan2(forward.x, forward.y) * Units.degreesPerRadian + settings.declinationDegrees)
+        // The forward axis (body +x) in ENU: the first column of q's rotation matrix, without a full rotate.
+        let east = 1 - 2 * (q.y * q.y + q.z * q.z), north = 2 * (q.x * q.y + q.w * q.z)
+        let horizontal2 = east * east + north * north
+        let degrees = wrapDegrees360(atan2(east, north) * Units.degreesPerRadian + settings.declinationDegrees)
         let validity: HeadingReading.Validity
         if !hasMagnetometer {
             validity = .noMagnetometer
-        } else if horizontal < cos(settings.maxPitchDegrees * Units.radiansPerDegree) {
+        } else if horizontal2 < minimumHorizontal2 {
             validity = .headNearVertical
         } else if !magnetometerTrusted {
             validity = .magneticDisturbance

@@ -36,22 +36,22 @@ public struct Quaternion: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    @inlinable public var vector: Vector3 { Vector3(x, y, z) }
+    @inlinable @inline(__always) public var vector: Vector3 { Vector3(x, y, z) }
 
-    @inlinable public var conjugate: Quaternion { Quaternion(w: w, x: -x, y: -y, z: -z) }
+    @inlinable @inline(__always) public var conjugate: Quaternion { Quaternion(w: w, x: -x, y: -y, z: -z) }
 
-    @inlinable public var norm: Double { (w * w + x * x + y * y + z * z).squareRoot() }
+    @inlinable @inline(__always) public var norm: Double { (w * w + x * x + y * y + z * z).squareRoot() }
 
-    @inlinable public var normalized: Quaternion {
+    @inlinable @inline(__always) public var normalized: Quaternion {
         let n = norm
         guard n > 0, n.isFinite else { return .identity }
         return Quaternion(w: w / n, x: x / n, y: y / n, z: z / n)
     }
 
-    @inlinable public var isFinite: Bool { w.isFinite && x.isFinite && y.isFinite && z.isFinite }
+    @inlinable @inline(__always) public var isFinite: Bool { w.isFinite && x.isFinite && y.isFinite && z.isFinite }
 
     /// Hamilton product.
-    @inlinable public static func * (a: Quaternion, b: Quaternion) -> Quaternion {
+    @inlinable @inline(__always) public static func * (a: Quaternion, b: Quaternion) -> Quaternion {
         Quaternion(
             w: a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
             x: a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
@@ -60,14 +60,14 @@ public struct Quaternion: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Rotates a vector: q ⊗ v ⊗ q⁻¹ (assumes unit norm).
-    @inlinable public func rotate(_ v: Vector3) -> Vector3 {
+    @inlinable @inline(__always) public func rotate(_ v: Vector3) -> Vector3 {
         let u = vector
         let t = 2 * u.cross(v)
         return v + w * t + u.cross(t)
     }
 
     /// Rotates a vector by the inverse rotation: q⁻¹ ⊗ v ⊗ q (earth to body for an attitude).
-    @inlinable public func inverseRotate(_ v: Vector3) -> Vector3 { conjugate.rotate(v) }
+    @inlinable @inline(__always) public func inverseRotate(_ v: Vector3) -> Vector3 { conjugate.rotate(v) }
 
     /// Angle of the rotation in radians, in [0, π].
     @inlinable public var angle: Double { 2 * acos(Swift.min(1, abs(w))) }

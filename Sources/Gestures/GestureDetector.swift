@@ -13,18 +13,17 @@ public protocol GestureRecognizer: Sendable {
 }
 
 /// Nod, shake and flick detector working on angular rate split by gravity: the vertical part of the rate
-/// (about the earth's up axis, from the attitude) and the horizontal part. A shake is an oscillation about
-/// the vertical, a nod an oscillation about a horizontal axis; neither needs to know how the board sits on
-/// the head, so nod and shake come out right with no mount at all. The mount is needed only to name flicks
-/// up/down (which horizontal axis is the head's left-right one).
+/// (about the earth's up axis, from the attitude) turns the head left and right, the horizontal part tilts
+/// it. A shake is an oscillation about the vertical. A nod is an oscillation about the head's left-right axis
+/// when the mount names it (`Settings.headAxesKnown`), so roll toward a shoulder is no nod; without a mount,
+/// about any horizontal axis (nod and shake still come out right, but a tilt looks like a nod).
 ///
-/// A gesture is a run of alternating half-waves (see `HalfWaveTracker` and `Settings`): a nod needs 2, a shake
-/// 3. A single turn is one half-wave; swaying is too slow; walking is too weak and rocks about changing axes.
-/// The gesture is reported as soon as the half-wave that completes it falls back below the activity
-/// threshold, i.e. before its rate crosses zero.
+/// A gesture is a run of alternating swings, a nod not inside an ongoing gait rhythm (see `Settings` for the gesture model
+/// each rule comes from). It is reported once, during its completing swing as soon as that swing is past its
+/// peak, with its start and the swings seen so far; the run then goes on silently until it stops.
 ///
-/// Pure and allocation-free: value types only, time comes in as an argument, thresholds are rates and
-/// durations, so it behaves the same from 26 Hz to 1 kHz.
+/// Pure and allocation-free: value types only, time comes in as an argument, thresholds are rates, angles
+/// and durations, so it behaves the same from 25 Hz to 1 kHz.
 public struct GestureDetector: GestureRecognizer {
     public let settings: Settings
 
@@ -33,12 +32,18 @@ public struct GestureDetector: GestureRecognizer {
     private var smoothedGyro = Vector3.zero
     private var lastTime = -Double.infinity
     private var lastEvent = -Double.infinity
+    /// When the detector saw its first sample (s).
+    private var startTime = -Double.infinity
     private var pendingFlick = PendingFlick.none
+    /// The smoothing coefficient for the last sample interval: `exp` only when the interval changes by more
+    /// than 1 % (a steady sensor clock computes it once).
+    private var cachedDt = -1.0
+    private var cachedAlpha = 1.0
 
     /// A flick waiting for its hold time, so that a nod or shake beginning with the same movement can claim it.
     private enum PendingFlick: Sendable {
         case none
-        case waiting(event: GestureEvent, due: Double, onShakeAxis: Bool, axis: Vector3)
+        case waiting(event: GestureEvent, start: Double, due: Double, onShakeAxis: Bool, axis: Vector3)
     }
 
     public init(settings: Settings = .default) { self.settings = settings }
@@ -47,50 +52,110 @@ public struct GestureDetector: GestureRecognizer {
     public mutating func reset() { self = GestureDetector(settings: settings) }
 
     public mutating func update(t: Double, gyro: Vector3, attitude: Quaternion) -> GestureEvent? {
+        detect(t: t, gyro: gyro, attitude: attitude)?.event
+    }
+
+    /// One sample, as `update`, returning the gesture with its start and swing count.
+    public mutating func detect(t: Double, gyro: Vector3, attitude: Quaternion) -> DetectedGesture? {
         guard gyro.isFinite, t.isFinite, attitude.isFinite else { return nil }
         guard lastTime.isFinite, t >= lastTime else {
             // First sample, or time went backwards (a new recording): start afresh from this sample.
             self = GestureDetector(settings: settings)
             smoothedGyro = gyro
             lastTime = t
+            startTime = t
+            nod = HalfWaveTracker(startTime: t)
+            shake = HalfWaveTracker(startTime: t)
             return nil
         }
         guard t > lastTime else { return nil }   // a repeated timestamp carries no motion
         let dt = t - lastTime
         lastTime = t
-        let alpha = settings.smoothingTimeConstant > 0 ? 1 - exp(-dt / settings.smoothingTimeConstant) : 1
-        smoothedGyro += (gyro - smoothedGyro) * alpha
+        smoothedGyro += (gyro - smoothedGyro) * smoothingAlpha(dt)
 
         // Split the rate by gravity: the vertical part turns the head left/right, the rest tilts it.
         let up = attitude.inverseRotate(Vector3(0, 0, 1))
         let verticalRate = up * smoothedGyro.dot(up)
         let horizontalRate = smoothedGyro - verticalRate
+        // With a mount, only pitch (about the head's left axis, made horizontal) is a nod.
+        let left = horizontalLeft(up: up)
+        let nodRate = settings.headAxesKnown ? left * horizontalRate.dot(left) : horizontalRate
 
-        let nodWave = nod.update(t: t, dt: dt, rate: horizontalRate, other: verticalRate, settings: settings)
-        let shakeWave = shake.update(t: t, dt: dt, rate: verticalRate, other: horizontalRate, settings: settings)
+        let nodWave = nod.update(t: t, dt: dt, rate: nodRate, other: smoothedGyro - nodRate,
+                                 settings: settings)
+        let shakeWave = shake.update(t: t, dt: dt, rate: verticalRate, other: horizontalRate,
+                                     settings: settings)
 
-        if let w = shakeWave, w.runLength >= settings.shakeHalfWaves, let e = report(.shake, at: t) { return e }
-        if let w = nodWave, w.runLength >= settings.nodHalfWaves, let e = report(.nod, at: t) { return e }
+        if let c = shake.completion(t: t, needed: settings.shakeHalfWaves, oneGesturePerOscillation: false,
+                                     settings: settings),
+           isCertain(c, nod: false, left: left) {
+            shake.markReported()
+            if let e = report(.shake, start: c.runStart, swings: c.swings, at: t, otherOngoing: nod.isReported) {
+                return e
+            }
+        }
+        if let c = nod.completion(t: t, needed: settings.nodHalfWaves, oneGesturePerOscillation: true,
+                                   settings: settings),
+           isCertain(c, nod: true, left: left) {
+            nod.markReported()
+            if let e = report(.nod, start: c.runStart, swings: c.swings, at: t, otherOngoing: shake.isReported) {
+                return e
+            }
+        }
 
         guard settings.flicks else { return nil }
         if let w = shakeWave, let e = flickCandidate(w, onShakeAxis: true, up: up) {
-            pendingFlick = .waiting(event: e, due: w.end + settings.flickHold, onShakeAxis: true, axis: w.axis)
+            pendingFlick = .waiting(event: e, start: w.start, due: w.end + settings.flickHold, onShakeAxis: true,
+                                    axis: w.axis)
         } else if let w = nodWave, let e = flickCandidate(w, onShakeAxis: false, up: up) {
-            pendingFlick = .waiting(event: e, due: w.end + settings.flickHold, onShakeAxis: false, axis: w.axis)
+            pendingFlick = .waiting(event: e, start: w.start, due: w.end + settings.flickHold, onShakeAxis: false,
+                                    axis: w.axis)
         }
         return resolvePendingFlick(at: t)
     }
 
-    // MARK: Reporting
+    private mutating func smoothingAlpha(_ dt: Double) -> Double {
+        guard settings.smoothingTimeConstant > 0 else { return 1 }
+        if abs(dt - cachedDt) > 0.01 * cachedDt {
+            cachedDt = dt
+            cachedAlpha = 1 - exp(-dt / settings.smoothingTimeConstant)
+        }
+        return cachedAlpha
+    }
 
-    /// Reports `event` unless the cooldown forbids it; either way the half-wave runs start afresh.
-    private mutating func report(_ event: GestureEvent, at t: Double) -> GestureEvent? {
+    /// The head's left axis made horizontal (unit), or zero when the head lies on its side.
+    private func horizontalLeft(up: Vector3) -> Vector3 {
+        let left = Vector3(0, 1, 0)
+        let h = left - up * left.dot(up)
+        return h.length > 0.5 ? h.normalized : .zero
+    }
+
+    // MARK: Deciding
+
+    /// The run rules of the gesture model (see `Settings`): a nod not inside a long oscillation; a two-swing gesture
+    /// reverses without a hold and stays within one side of a vigorous shake; with a mount, a two-swing nod
+    /// starts nose-down.
+    private func isCertain(_ c: Completion, nod isNod: Bool, left: Vector3) -> Bool {
+        if isNod && c.leadIn > settings.maxLeadIn { return false }
+        guard c.pause <= settings.maxTurnPause else { return false }
+        if c.swings == 2 {
+            guard c.largestAngle <= settings.maxTwoSwingAngle, c.largestAngle >= settings.minTwoSwingAngle else {
+                return false
+            }
+            // Positive rotation about the left axis tips the nose (x forward) down.
+            if isNod && settings.headAxesKnown && c.firstRotation.dot(left) <= 0 { return false }
+        }
+        return true
+    }
+
+    /// Reports a gesture unless the cooldown or a gesture of the other kind still going on forbids it (the
+    /// caller has already marked the run as one gesture either way, so a refused run stays unreported).
+    private mutating func report(_ event: GestureEvent, start: Double, swings: Int, at t: Double,
+                                 otherOngoing: Bool) -> DetectedGesture? {
         guard t - lastEvent >= settings.cooldown else { return nil }
         lastEvent = t
-        nod.endRun()
-        shake.endRun()
         pendingFlick = .none
-        return event
+        return DetectedGesture(event: event, start: start, swings: swings)
     }
 
     // MARK: Flicks
@@ -106,25 +171,26 @@ public struct GestureDetector: GestureRecognizer {
             return axis.dot(up) > 0 ? .left : .right
         }
         // Up/down needs the head's left axis (from the mount), made horizontal.
-        let left = Vector3(0, 1, 0)
-        let horizontalLeft = left - up * left.dot(up)
-        guard horizontalLeft.length > 0.5 else { return nil }   // head lying on its side: no "up" to name
-        let pitch = axis.dot(horizontalLeft.normalized)
+        let left = horizontalLeft(up: up)
+        guard left.length > 0.5 else { return nil }   // head lying on its side: no "up" to name
+        let pitch = axis.dot(left)
         guard abs(pitch) >= cos(Double.pi / 4) else { return nil }  // mostly roll: not up or down
         // Positive rotation about left tips the nose (x forward) down.
         return pitch > 0 ? .down : .up
     }
 
-    private mutating func resolvePendingFlick(at t: Double) -> GestureEvent? {
-        guard case let .waiting(event, due, onShakeAxis, axis) = pendingFlick, t >= due else { return nil }
+    private mutating func resolvePendingFlick(at t: Double) -> DetectedGesture? {
+        guard case let .waiting(event, start, due, onShakeAxis, axis) = pendingFlick, t >= due else { return nil }
         pendingFlick = .none
-        // An opposite swing already done, or under way and brisk enough to be a half-wave: the movement is
-        // turning into a nod or shake, so it is not a flick.
+        // An opposite swing already done, or under way and brisk enough to be a swing of a gesture: the
+        // movement is turning into a nod or shake, so it is not a flick.
         let tracker = onShakeAxis ? shake : nod
-        if tracker.runLength >= 2 { return nil }
-        if tracker.isActive && tracker.activeAxis.dot(axis) < 0 && tracker.activePeak >= settings.peakRate {
+        if tracker.runLength >= 2 || tracker.isReported { return nil }
+        if tracker.isActive && tracker.activeAxis.dot(axis) < 0 && tracker.activePeak >= settings.flickReturnRate {
             return nil
         }
-        return report(event, at: t)
+        guard t - lastEvent >= settings.cooldown else { return nil }
+        lastEvent = t
+        return DetectedGesture(event: event, start: start, swings: 1)
     }
 }

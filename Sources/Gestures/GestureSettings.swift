@@ -19,53 +19,146 @@ public enum FlickPreset: String, Sendable, CaseIterable, Equatable {
     }
 }
 
+/// How gentle a nod or shake may be. Only the speed every swing must reach changes; the shape rules that
+/// reject glances, tilts, dodges and walking stay the same, so `sensitive` finds gentler gestures without
+/// accepting other kinds of movement.
+///
+/// - `sensitive`: 20 °/s — for wearers who nod very gently (the slow end of the 30–45 °/s return swings
+///   of natural single nods, after an earbud's sensor low-pass has shaved a few °/s off).
+/// - `normal` (default): 26 °/s — just under the gentlest return swing of the gesture model (30 °/s), so
+///   a natural single nod counts, and above the pitch rate of talking and chewing (model: ≤ 20 °/s).
+/// - `firm`: 46 °/s — only deliberate gestures, for wearers who nod along to music or talk with their head.
+public enum GesturePreset: String, Sendable, CaseIterable, Equatable {
+    case sensitive, normal, firm
+
+    /// Peak rate (rad/s) every swing of a nod or shake must reach.
+    public var swingRate: Double {
+        switch self {
+        case .sensitive: return 20 * Units.radiansPerDegree
+        case .normal: return 26 * Units.radiansPerDegree
+        case .firm: return 46 * Units.radiansPerDegree
+        }
+    }
+}
+
 extension GestureDetector {
     /// Every parameter of the detector, with the reason for its default. Rates in rad/s, times in s, so the
-    /// same settings mean the same head motion at any sample rate.
+    /// same settings mean the same head motion at any sample rate (25 Hz to 1 kHz).
+    ///
+    /// ## The gesture model the thresholds come from
+    /// (ranges the synthetic cohort `GestureCohort` draws from; sources in brackets)
+    ///
+    /// | movement | model range |
+    /// |---|---|
+    /// | nod | 1–4 cycles, first cycle down-up [Mori, Den & Jokinen 2025, PLOS ONE 20:e0323448: a nod is 1 or more up/down cycles, the last one smaller]; 6–20° each way; swing peak rates 30–150 °/s, the return swing of a gentle single nod 30–45 °/s (the held-out phone-API measurement in issue 11: median 45 °/s); 0.8–3 Hz, listeners' quick nods up to 6 Hz [Hale, Ward et al., J. Nonverbal Behav. 2020, head motion in dyadic conversation: fast nodding by listeners at 2.6–6.5 Hz] |
+    /// | shake | one left-right (two swings) to 6 swings; 8–30° each way [Funk et al., J. Appl. Biomech. 31:170: vigorous shaking, 20 subjects, 20–91° range of motion at 1.9–4.7 Hz]; swing peaks 30–250 °/s; no pause at the turning points (an oscillation) |
+    /// | glance | out 20–80° at 100–300 °/s [gaze-shift head movements, Zangemeister & Stark 1982; Fuller 1992], a hold of 0.35–2 s while the eyes fixate, back |
+    /// | looking around | 20–90° turns at 20–60 °/s, one after another |
+    /// | head tilt | roll 10–35° toward a shoulder at 30–150 °/s, held 0–1.5 s, back; pitch cross-talk up to 30 %, yaw up to 15 % |
+    /// | talking, chewing | ±0.3–1.5° at 1–4 Hz in pitch/yaw/roll (≤ 20 °/s); chewing ±0.2–0.5° at 1–2 Hz |
+    /// | walking, running | pitch at the step rate (1.6–2.2 Hz walking, 2.5–3.2 Hz running), ±1.5–3° walking, ±3–6° running, roll and yaw at the stride rate; head rotation during walking, running and hopping stays below 38 and 185 °/s in amplitude and peak rate [video study of ten subjects, Pozzo, Berthoz & Lefort, Exp. Brain Res. 1990, as the abstract found reports it], predominantly at 2 Hz [Ecological momentary assessment of head motion, Front. Hum. Neurosci. 13:179, 2019: 10 h IMU recordings]; the rhythm does not break |
+    /// | boxing dodges | slips (roll 15–35° at 150–400 °/s, yaw and pitch cross-talk up to 40 %), pull-backs (nose up 10–25° at 150–300 °/s), weaves (nose down 10–20° with 0.6–1.5 as much roll), each returned after 0–0.3 s (no published source found: the issue's description of the held-out set) |
+    ///
+    /// What tells gestures from the distractors, and therefore what the rules below check: a gesture is an
+    /// oscillation that starts and stops (a nod does not begin inside a pitch rhythm that has gone on for 2 s, as
+    /// walking and running do, and its two-swing form turns the head ≥ 6°, more than gait does); a nod is pitch about the
+    /// head's left-right axis (a tilt is roll), a shake is yaw about the vertical (a slip is mostly roll);
+    /// a two-swing gesture reverses without a hold (a glance holds while the eyes fixate) and, as a nod, starts
+    /// nose-down (a pull-back starts nose-up); and a single swing of a gesture stays within one side of a
+    /// vigorous shake (≤ 45°) while a glance may go further.
     public struct Settings: Sendable, Equatable {
-        // MARK: Half-waves (the building block of nods and shakes)
+        // MARK: Swings (half-waves), the building block of nods and shakes
 
         /// A swing about an axis starts when the rate exceeds this, and ends when it falls below half of it
         /// (hysteresis, so gyro noise at 1 kHz cannot chop one swing into several). 0.2 rad/s (11 °/s) is far
-        /// above gyro noise and the bias left after calibration, and below the slow ends of every gesture.
+        /// above gyro noise and the bias left after calibration, and below the slowest gesture swing (30 °/s).
         public var activeRate = 0.2
 
-        /// A half-wave must peak at least this fast: 1 rad/s (57 °/s). A deliberate nod of ±5° at 2 Hz already
-        /// peaks at 63 °/s, while walking rocks the head in pitch and roll well below that (the vestibular
-        /// reflexes steady the head on every step) and looking around is slower still.
-        public var peakRate = 1.0
+        /// Every swing of a nod or shake must peak at least this fast (rad/s); see `GesturePreset`.
+        /// Default: `normal`, 26 °/s, under the 30 °/s gentlest return swing of the model.
+        public var swingRate = GesturePreset.normal.swingRate
 
-        /// Longest half-wave, measured between the threshold crossings: 0.7 s, i.e. a back-and-forth faster
-        /// than about 0.7 Hz. Slower oscillation is swaying or looking around, not a gesture; it is also the
-        /// limit the reference recordings were labelled with.
+        /// Each swing must turn the head at least this far (rad): 3°, under the 5° smallest gesture swing
+        /// of the model and above the ±1.5° of talking and chewing.
+        public var minSwingAngle = 3 * Units.radiansPerDegree
+
+        /// Longest swing, measured between the threshold crossings: 0.7 s. The slowest gesture of the model
+        /// (0.8 Hz, i.e. 0.62 s a swing) fits; looking around (20–60 °/s over 20–90°) takes longer.
         public var maxHalfWaveDuration = 0.7
 
-        /// Longest pause between two half-waves of one gesture (s): half-waves further apart are separate
-        /// movements (the labelling rule of the reference recordings joins oscillations < 0.7 s apart).
+        /// Longest pause between two swings of one gesture (s): the 0.7 s of the model's slowest oscillation;
+        /// swings further apart are separate movements, and a gesture's run ends there.
         public var maxGap = 0.7
 
-        /// The gesture axis must dominate: its peak must be at least this many times the largest change of the
-        /// rate about the other axis during the half-wave. 2 keeps the rotation axis within ~27° of the gesture
-        /// axis, so a diagonal sway (roll and yaw together) is neither a nod nor a shake. It is the change of
-        /// the other rate, not its size, so a nod made during a steady turn still counts.
+        /// A gesture lasts while its oscillation goes on: it is reported once, and the next gesture of its
+        /// kind needs a pause of this long (s) without a swing of it first: 0.5 s, longer than the pauses
+        /// inside a gesture of the model (≤ 0.15 s between cycles), shorter than a wearer takes between two
+        /// answers.
+        public var gesturePause = 0.45
+
+        /// A two-swing gesture (one down-up, one left-right) must reverse within this pause between its
+        /// swings (s): 0.25 s. A gesture's reversal (model: 0–0.1 s plus the time the rate spends under the
+        /// activity threshold around the reversal, ≤ 0.1 s at 30 °/s) fits; a glance holds 0.35 s or more
+        /// while the eyes fixate, so a glance and back is no shake. Three or more swings need no such rule.
+        public var maxTurnPause = 0.25
+
+        /// The larger swing of a two-swing gesture must turn the head at least this far (rad): 6°, the
+        /// smallest single nod of the model; walking's pitch rocking (±1.5–3°) stays under it.
+        public var minTwoSwingAngle = 6 * Units.radiansPerDegree
+
+        /// A swing of a two-swing gesture may turn the head at most this far (rad): 45°, one side of the
+        /// widest vigorous shake (Funk et al.: 91° range of motion). Glances may go further.
+        public var maxTwoSwingAngle = 45 * Units.radiansPerDegree
+
+        /// Swings about one axis less than this apart (s) are one continuing oscillation: 0.2 s, longer than
+        /// the reversal of walking and running pitch (1.6–3.2 Hz) takes under the activity threshold (0.14 s
+        /// at the slow end of walking). A slow swing (longer than `maxHalfWaveDuration`) or one weaker than
+        /// `swingRate` ends the oscillation.
+        public var chainGap = 0.2
+
+        /// A nod must not begin inside an oscillation that has been going on for longer than this (s): 2 s,
+        /// and a nod oscillation yields one nod however often its run breaks and starts again. Walking and
+        /// running rock the head in pitch at 1.6–3.2 Hz without a break for as long as they last; a nod
+        /// starts after a pause of brisk pitch movement. The price: a nod made while walking is not reported,
+        /// and the first steps of a walk may be taken for one (see the closing note).
+        public var maxLeadIn = 2.0
+
+        /// A gesture's first swing must begin at least this long after the detector started (s): 0.5 s, so
+        /// the head's motion before it is known (a walk already under way at power-on is not a nod).
+        public var settleTime = 0.5
+
+        /// The gesture axis must dominate: a swing's peak must be at least this many times the largest change
+        /// of the rate about the other axes during it. 2 keeps the rotation axis within ~27° of the gesture
+        /// axis: a tilt with 30 % pitch cross-talk and a slip with 40 % yaw cross-talk fail it. It is the
+        /// change of the other rate, not its size, so a nod made during a steady turn still counts.
         public var dominance = 2.0
 
-        /// Two half-waves alternate when their rotation axes are within this angle of opposite (rad): 45°.
+        /// Two swings alternate when their rotation axes are within this angle of opposite (rad): 45°.
         /// Walking rocks the head in roll and pitch by turns, whose axes are about 90° apart.
         public var alternationTolerance = 45 * Units.radiansPerDegree
 
-        /// Alternating half-waves that make a nod (down-up): 2.
+        /// A swing counts as certain, and the gesture it completes is reported, once its rate has fallen to
+        /// this fraction of its peak: 0.8 — past the peak, so the swing's speed and direction are known,
+        /// about a sixth of a swing after the peak (≤ 0.1 s for the model's swings).
+        public var peakPassedFraction = 0.8
+
+        /// Swings that make a nod (down-up) and a shake (one left-right): 2 each; see `maxTurnPause` for
+        /// how a glance is told from a two-swing shake.
         public var nodHalfWaves = 2
+        public var shakeHalfWaves = 2
 
-        /// Alternating half-waves that make a shake (left-right-left): 3. Two would make every glance to the
-        /// side and back a shake.
-        public var shakeHalfWaves = 3
+        /// The mount says which head axis is which (a mount was given). Then a nod is pitch about the head's
+        /// left-right axis, roll (a tilt toward a shoulder) is no gesture, and a two-swing nod must start
+        /// nose-down. Without it, any horizontal axis is a nod axis: nod and shake still come out right
+        /// (gravity gives the vertical) but a tilt cannot be told from a nod.
+        public var headAxesKnown = false
 
-        /// Minimum time between two reported gestures (s): one deliberate gesture, one LED flash.
+        /// Minimum time between two reported gestures (s): 0.5 s. Each gesture is reported once anyway (its
+        /// run must end before another can start); this keeps a nod's cross-talk from reporting a shake.
         public var cooldown = 0.5
 
         /// Time constant of the low-pass on the angular rate (s): 0.016 s, a 10 Hz corner. Head gestures live
-        /// below 5 Hz; the filter makes a 1 kHz stream (vibration, footfall spikes) look like a 26–100 Hz one.
+        /// below 6 Hz; the filter makes a 1 kHz stream (vibration, footfall spikes) look like a 26–100 Hz one.
         public var smoothingTimeConstant = 0.016
 
         // MARK: Directional flicks (off by default)
@@ -80,14 +173,22 @@ extension GestureDetector {
         /// (s). 0.2 s: a nod's second half-wave follows its first at once, a flick is held for a moment.
         public var flickHold = 0.2
 
+        /// An opposite swing at least this fast during the hold turns a flick into a nod or shake (rad/s):
+        /// 1 rad/s, so the slow drift back after a flick does not cancel it.
+        public var flickReturnRate = 1.0
+
         public init() {}
 
-        /// The settings a config file asks for: flicks on or off, the flick preset, the cooldown.
-        public init(flicks: Bool, preset: FlickPreset = .normal, cooldown: Double = 0.5) {
+        /// The settings a config file asks for: flicks on or off, the flick preset, the nod/shake preset,
+        /// the cooldown, and whether a mount names the head axes.
+        public init(flicks: Bool, preset: FlickPreset = .normal, gestures: GesturePreset = .normal,
+                    cooldown: Double = 0.5, headAxesKnown: Bool = false) {
             self.init()
             self.flicks = flicks
             self.flickRate = preset.rate
+            self.swingRate = gestures.swingRate
             self.cooldown = cooldown
+            self.headAxesKnown = headAxesKnown
         }
 
         public static let `default` = Settings()

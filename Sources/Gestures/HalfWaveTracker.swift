@@ -17,7 +17,7 @@ public struct HalfWave: Sendable, Equatable {
     public var peakRate: Double
     /// Largest change of the other axis' rate during the swing (rad/s).
     public var otherChange: Double
-    /// Meets every half-wave condition of the settings (peak, duration, dominance).
+    /// Meets every swing condition of the settings (peak, duration, dominance, angle).
     public var qualifies: Bool
     /// Qualifying half-waves in the current alternating run, this one included (0 if this one does not qualify).
     public var runLength: Int
@@ -26,12 +26,30 @@ public struct HalfWave: Sendable, Equatable {
     public var axis: Vector3 { rotation.normalized }
 }
 
-/// Splits the angular rate about one gesture axis into half-waves and counts alternating runs of them.
+/// The swing in progress, once it is past its peak and would complete a gesture: what the detector needs to
+/// decide whether the gesture is certain.
+struct Completion: Sendable {
+    /// Swings of the run with this one.
+    var swings: Int
+    /// Start of the run's first swing (s).
+    var runStart: Double
+    /// How long the axis had been oscillating without a break when the run's first swing began (s).
+    var leadIn: Double
+    /// Rotation of the run's first swing and of this swing so far (rad, head frame).
+    var firstRotation: Vector3
+    var rotation: Vector3
+    /// Shortest pause at a reversal of the run, this one's included (s): how long the head stood still
+    /// between two swings.
+    var pause: Double
+    /// Largest swing angle of the run (rad), this one so far included.
+    var largestAngle: Double
+}
+
+/// Splits the angular rate about one gesture axis into swings (half-waves) and counts alternating runs of them.
 ///
-/// The rate is a vector (the horizontal part of the head's rate, or its vertical part), so the tracker needs
-/// no fixed reference direction: a swing's axis is the direction of its accumulated rotation, and the next
-/// swing alternates if its axis points the opposite way. That is what lets a nod be found without knowing
-/// how the board sits on the head: any rotation about a horizontal axis, back and forth, is one.
+/// The rate is a vector (the horizontal part of the head's rate, its pitch part, or its vertical part), so the
+/// tracker needs no fixed reference direction: a swing's axis is the direction of its accumulated rotation,
+/// and the next swing alternates if its axis points the opposite way.
 struct HalfWaveTracker: Sendable {
     // The swing in progress.
     private(set) var isActive = false
@@ -42,24 +60,53 @@ struct HalfWaveTracker: Sendable {
     private var otherChange = 0.0
     private var previousComponent = 0.0
     private var previousMagnitude = 0.0
+    /// End of the latest swing of any size about this axis (s); the detector's start counts as one, since
+    /// nothing is known of the motion before it.
+    private var lastSwingEnd = -Double.infinity
 
     // The alternating run so far.
     private(set) var runLength = 0
     private var lastAxis = Vector3.zero
     private(set) var lastEnd = -Double.infinity
+    private var runStart = 0.0
+    private var leadIn = 0.0
+    private var firstRotation = Vector3.zero
+    private var largestAngle = 0.0
+    private var minPause = Double.infinity
+    /// The run was reported (or refused) as a gesture: it is one gesture however long it goes on.
+    private(set) var isReported = false
 
-    /// Forgets the alternating run (after a gesture was reported, or an unrelated movement intervened).
+    /// Forgets the alternating run (an unrelated movement intervened, or the pause was too long).
     mutating func endRun() {
         runLength = 0
         lastAxis = .zero
+        isReported = false
+        largestAngle = 0
+    }
+
+    /// The current run is one gesture from now on: it must not be reported again.
+    mutating func markReported() {
+        isReported = true
+        oscillationReported = true
     }
 
     /// Axis of the swing in progress (unit), or zero.
     var activeAxis: Vector3 { isActive ? rotation.normalized : .zero }
     var activePeak: Double { isActive ? peak : 0 }
-    var activeStart: Double { start }
 
-    /// Feeds one sample: `rate` about this tracker's axis, `other` the rate about the other axis, `dt` since
+    /// Start of the chain of back-to-back swings the latest swing belongs to (s): swings about this axis,
+    /// each beginning within `chainGap` of the previous one's end.
+    private var chainStart = -Double.infinity
+    /// A gesture was reported and its oscillation has not paused since: it is that one gesture, even where
+    /// its run breaks and starts again (a long bout of nodding, or the first steps of a walk).
+    private var oscillationReported = false
+
+    init(startTime: Double = -Double.infinity) {
+        lastSwingEnd = startTime
+        chainStart = startTime
+    }
+
+    /// Feeds one sample: `rate` about this tracker's axis, `other` the rate about the other axes, `dt` since
     /// the previous sample. Returns the half-wave that just ended, if one did.
     mutating func update(t: Double, dt: Double, rate: Vector3, other: Vector3,
                          settings: GestureDetector.Settings) -> HalfWave? {
@@ -97,21 +144,70 @@ struct HalfWaveTracker: Sendable {
         return finished
     }
 
+    /// The swing in progress, if it is past its peak, meets the swing conditions so far, alternates with the
+    /// run, and brings it to `needed` swings or more; nil otherwise or when the run was already reported.
+    /// With `oneGesturePerOscillation`, an oscillation that already had its gesture reported offers no more.
+    func completion(t: Double, needed: Int, oneGesturePerOscillation: Bool,
+                    settings: GestureDetector.Settings) -> Completion? {
+        guard isActive, !isReported, runLength + 1 >= needed, runLength > 0 else { return nil }
+        if oneGesturePerOscillation && oscillationReported { return nil }
+        guard peak >= settings.swingRate, previousComponent <= settings.peakPassedFraction * peak,
+              t - start <= settings.maxHalfWaveDuration, peak >= settings.dominance * otherChange,
+              rotation.length >= settings.minSwingAngle, alternates(rotation.normalized, start: start, settings: settings)
+        else { return nil }
+        return Completion(swings: runLength + 1, runStart: runStart, leadIn: leadIn,
+                          firstRotation: firstRotation, rotation: rotation, pause: Swift.min(minPause, start - lastEnd),
+                          largestAngle: Swift.max(largestAngle, rotation.length))
+    }
+
+    /// A new oscillation begins at `t`: it may be a new gesture.
+    private mutating func startChain(at t: Double) {
+        chainStart = t
+        oscillationReported = false
+    }
+
+    private func alternates(_ axis: Vector3, start: Double, settings: GestureDetector.Settings) -> Bool {
+        runLength > 0 && axis.dot(lastAxis) < -cos(settings.alternationTolerance) && start - lastEnd <= settings.maxGap
+    }
+
     private mutating func finish(end: Double, settings: GestureDetector.Settings) -> HalfWave {
         isActive = false
-        let qualifies = peak >= settings.peakRate
+        let angle = rotation.length
+        let qualifies = peak >= settings.swingRate
             && end - start <= settings.maxHalfWaveDuration
             && peak >= settings.dominance * otherChange
+            && angle >= settings.minSwingAngle
         let axis = rotation.normalized
+        let stillBefore = start - lastSwingEnd
+        lastSwingEnd = end
+        // Back-to-back swings are one oscillation; a slow swing (looking up or down, turning) or a weak one
+        // is no part of a rhythm, so a new oscillation may begin after it.
+        if stillBefore > settings.chainGap { startChain(at: start) }
+        if end - start > settings.maxHalfWaveDuration || peak < settings.swingRate { startChain(at: end) }
+        let oscillatingFor = start - chainStart
         if qualifies {
-            let alternates = runLength > 0 && axis.dot(lastAxis) < -cos(settings.alternationTolerance)
-                && start - lastEnd <= settings.maxGap
-            runLength = alternates ? runLength + 1 : 1
+            // A pause longer than a reversal ends a gesture: what follows is a new one (the next "yes").
+            // A pause longer than a gesture's own ends it: what follows is a new one (the next "yes").
+            let paused = start - lastEnd > settings.gesturePause
+            if paused { oscillationReported = false }
+            if alternates(axis, start: start, settings: settings) && !(paused && isReported) {
+                runLength += 1
+                minPause = Swift.min(minPause, start - lastEnd)
+                largestAngle = Swift.max(largestAngle, angle)
+            } else {
+                endRun()
+                runLength = 1
+                runStart = start
+                leadIn = oscillatingFor
+                firstRotation = rotation
+                largestAngle = angle
+                minPause = .infinity
+            }
             lastAxis = axis
             lastEnd = end
-        } else if peak >= settings.peakRate {
-            // A brisk movement that is no half-wave (too long, or about a mixed axis) breaks the run; a small
-            // wobble does not, only the gap timer limits it.
+        } else if peak >= settings.swingRate {
+            // A brisk movement that is no swing of a gesture (too long, too small or about a mixed axis)
+            // breaks the run; a small wobble does not, only the gap timer limits it.
             endRun()
         }
         return HalfWave(start: start, end: end, rotation: rotation, peakRate: peak, otherChange: otherChange,

@@ -77,6 +77,24 @@ public struct HeadingSmoother: Sendable {
     private var prefiltered = 0.0
     /// Smoothed signed speed (°/s).
     private var speed = 0.0
+    /// The exponentials that depend only on dt and the settings, for the last dt seen (the display ticks at a
+    /// fixed rate, so they are computed once instead of three exp() per tick).
+    private var tick = TickCoefficients()
+
+    private struct TickCoefficients: Sendable {
+        var dt = Double.nan
+        /// exp(−dt / τ) of the speed pre-filter, and 1 − exp(−dt / τ) of the speed low-pass.
+        var prefilterDecay = 0.0, speedGain = 0.0
+        /// 1 − exp(−dt / τ) of `.exponential`.
+        var exponentialGain = 0.0
+        init() {}
+        init(dt: Double, settings s: Settings) {
+            self.dt = dt
+            prefilterDecay = exp(-dt / s.speedPrefilterTimeConstant)
+            speedGain = 1 - exp(-dt / s.speedTimeConstant)
+            exponentialGain = 1 - exp(-dt / s.timeConstant)
+        }
+    }
 
     public init(settings: Settings = .default) { self.settings = settings }
 
@@ -112,10 +130,12 @@ public struct HeadingSmoother: Sendable {
             output.degrees = wrapDegrees360(output.degrees + shortestDegrees(from: output.degrees, to: x) * settings.classicFactor)
         case .exponential:
             guard dt > 0, dt.isFinite else { return output }
-            let factor = 1 - exp(-dt / settings.timeConstant)
+            if dt != tick.dt { tick = TickCoefficients(dt: dt, settings: settings) }
+            let factor = tick.exponentialGain
             output.degrees = wrapDegrees360(output.degrees + shortestDegrees(from: output.degrees, to: x) * factor)
         case .adaptive:
             guard dt > 0, dt.isFinite else { return output }
+            if dt != tick.dt { tick = TickCoefficients(dt: dt, settings: settings) }
             stepAdaptive(x, dt: dt)
         }
         return output
@@ -129,8 +149,13 @@ public struct HeadingSmoother: Sendable {
     /// same at 30, 60 or 120 Hz; the result is a convex mix of old output and inputs, so it never overshoots.
     @inline(__always)
     static func firstOrderHold(offset e0: Double, rise: Double, dt: Double, tau: Double) -> Double {
-        let a = exp(-dt / tau)
-        return e0 * a - rise * (tau / dt) * (1 - a)
+        firstOrderHold(offset: e0, rise: rise, dt: dt, tau: tau, decay: exp(-dt / tau))
+    }
+
+    /// The same with the decay exp(−dt / tau) given (cached when tau is a constant).
+    @inline(__always)
+    static func firstOrderHold(offset e0: Double, rise: Double, dt: Double, tau: Double, decay a: Double) -> Double {
+        e0 * a - rise * (tau / dt) * (1 - a)
     }
 
     private mutating func stepAdaptive(_ x: Double, dt: Double) {
@@ -145,10 +170,10 @@ public struct HeadingSmoother: Sendable {
         // its rate of change), then smoothed.
         let tauP = settings.speedPrefilterTimeConstant
         let prefilterOffset = HeadingSmoother.firstOrderHold(
-            offset: shortestDegrees(from: reference, to: prefiltered), rise: rise, dt: dt, tau: tauP)
+            offset: shortestDegrees(from: reference, to: prefiltered), rise: rise, dt: dt, tau: tauP, decay: tick.prefilterDecay)
         prefiltered = wrapDegrees360(x + prefilterOffset)
         let slope = -prefilterOffset / tauP
-        speed += (slope - speed) * (1 - exp(-dt / settings.speedTimeConstant))
+        speed += (slope - speed) * tick.speedGain
 
         let outputOffset = HeadingSmoother.firstOrderHold(
             offset: shortestDegrees(from: reference, to: output.degrees), rise: rise, dt: dt, tau: adaptiveTimeConstant)

@@ -8,7 +8,7 @@ struct BenchCommand: Command {
     static let summary = "measure stage costs, loop wake-up lateness vs a C reference, allocations, memory and latency"
     static let help = """
         usage: headtrack bench [--json] [--json-file FILE] [--trace FILE] [--seconds S] [--runs N]
-                               [--realtime [--cpu N] [--priority P]] [--no-children]
+                               [--realtime [--cpu N] [--priority P]] [--no-children] [--stages-only]
 
         Measures, in one run of well under a minute (build with `swift build -c release` first):
           - ns per call of each stage (driver decode, fusion, heading, smoother, gestures, LEDs) and of the
@@ -36,6 +36,7 @@ struct BenchCommand: Command {
           --cpu N           with --realtime: pin to CPU N
           --priority P      with --realtime: SCHED_FIFO priority 1...99 (default 50)
           --no-children     skip the child-process memory measurements
+          --stages-only     measure the stage costs only (seconds; what scripts/bench-vs-vqf.sh uses)
         """
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
@@ -50,6 +51,7 @@ struct BenchCommand: Command {
         if let n = try arguments.integer("runs", in: 1...101) { options.runs = n }
         options.realtime = try RealtimeOptions.parse(&arguments)
         options.measureChildren = !arguments.flag("no-children")
+        options.stagesOnly = arguments.flag("stages-only")
         try arguments.finish()
         let results = try Bench.run(options) { line in Console.err("bench: " + line) }
         Console.out(asJSON ? BenchReport.json(results) : BenchReport.table(results))

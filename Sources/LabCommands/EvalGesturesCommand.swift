@@ -9,6 +9,7 @@ import Gestures
 import Runtime
 import Sensors
 import Geometry
+import Simulation
 
 /// `headtrack eval gestures`: nod/shake detection scored on recordings with labelled bouts.
 struct EvalGesturesCommand: EvalTopic {
@@ -16,29 +17,45 @@ struct EvalGesturesCommand: EvalTopic {
     static let summary = "score nod/shake detection on recordings with labelled bouts"
     static let help = """
         usage: headtrack eval gestures PATH... [--mount F,L,U] [--detector default|classic] [--flicks]
-                                       [--preset sensitive|normal|firm] [--cooldown S] [--json]
+                                       [--preset sensitive|normal|firm] [--nod-shake sensitive|normal|firm]
+                                       [--cooldown S] [--json]
+               headtrack eval gestures --cohort N [--seed S] [--nod-shake sensitive|normal|firm]
 
         Replays each imu-trace v1 recording (mount → attitude filter → gesture detector) and scores the
         detections against NAME.truth.json beside NAME.csv. A PATH that is a directory means every *.csv in
         it that has a truth file. Scoring rule: a detection hits a bout of the same label when it lies in
         [start − 0.3 s, end + 1.0 s]; each bout counts once; repeats inside a bout already hit are ignored;
         every other nod or shake is a false detection ("confused" when it lies in a bout of the other label).
-        Flicks have no labels and are only counted. Latency is from bout start to the first hit.
+        Flicks have no labels and are only counted. Latency is from bout start to the first hit; events/bout
+        is every nod/shake event inside a found bout's window per found bout (LED flashes per bout).
+
+        --cohort N instead draws N seeded virtual wearers (25 Hz–1 kHz, earbud low-pass, noise, bias, five
+        board mounts worn up to 10° askew) from the gesture model in the detector's settings, has each do
+        every gesture kind once and every distractor for 40 s, and prints recall per gesture kind, flashes
+        per gesture, false events per minute per distractor and latency after the completing swing's peak,
+        for the default detector and for the classic recipe.
 
         options:
           --mount F,L,U     sensor axes that point forward, left and up, e.g. --mount=-x,z,y for the shared
-                            headphone recordings (default: none; nod and shake do not need it)
+                            headphone recordings (default: none). With it a nod is pitch about the head's
+                            left-right axis and a tilt to a shoulder is not one; without it nod and shake
+                            still come out right, but roll cannot be told from pitch
           --detector D      default (the product's detector) or classic (per-frame Δpitch/Δyaw > 0.04 rad,
                             0.5 s cooldown, up/down → nod, left/right → shake; the baseline)
           --flicks          also report up/down/left/right flicks (default detector)
           --preset P        flick speed: sensitive 1.2, normal 2.4, firm 4.8 rad/s (default normal); for the
                             classic detector, its per-frame threshold 0.02, 0.04, 0.08 rad
+          --nod-shake P     how gentle a nod or shake may be: every swing peaks at sensitive 20, normal 26,
+                            firm 46 °/s (default normal)
           --cooldown S      minimum time between two reported gestures (default 0.5 s)
+          --cohort N        score on N synthetic wearers instead of recordings (1 to 10000)
+          --seed S          the cohort's seed (default 1)
           --json            print the results as JSON instead of a table
 
         example:
           headtrack eval gestures ../shared/data/gestures --mount=-x,z,y
           headtrack eval gestures ../shared/data/gestures --detector classic --json
+          headtrack eval gestures --cohort 200 --seed 7
         """
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
@@ -64,6 +81,36 @@ struct EvalGesturesCommand: EvalTopic {
             guard c >= 0 else { throw CommandError("--cooldown must be 0 s or more", status: 2) }
             evaluation.settings.cooldown = c
             evaluation.classicSettings.cooldown = c
+        }
+        if let p = try arguments.option("nod-shake") {
+            guard let preset = GesturePreset(rawValue: p) else {
+                throw CommandError("--nod-shake must be sensitive, normal or firm, not '\(p)'", status: 2)
+            }
+            evaluation.settings.swingRate = preset.swingRate
+        }
+        if let n = try arguments.double("cohort") {
+            guard n >= 1, n <= 10000, n == n.rounded() else {
+                throw CommandError("--cohort must be a whole number of wearers from 1 to 10000", status: 2)
+            }
+            var seed: UInt64 = 1
+            if let s = try arguments.double("seed") {
+                guard s >= 0, s <= 1e15, s == s.rounded() else {
+                    throw CommandError("--seed must be a whole number from 0 to 10^15", status: 2)
+                }
+                seed = UInt64(s)
+            }
+            guard try arguments.positionals().isEmpty else {
+                throw CommandError("give either recordings or --cohort N, not both", status: 2)
+            }
+            let cohort = GestureCohort(wearers: Int(n), seed: seed)
+            var tables: [String] = []
+            for detector in GestureEvaluation.Detector.allCases {
+                let e = GestureCohortEvaluation(cohort: cohort, detector: detector, settings: evaluation.settings,
+                                                classicSettings: evaluation.classicSettings)
+                tables.append(GestureCohortReport.table(e.run(), description: e.description))
+            }
+            Console.out(tables.joined(separator: "\n\n"))
+            return 0
         }
         let json = arguments.flag("json")
         let paths = try arguments.positionals()

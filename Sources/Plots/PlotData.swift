@@ -50,7 +50,7 @@ public struct PlotData: Sendable {
 
     /// A detector's swing-start and peak rates in °/s, for the dashed lines.
     public static func detectorThresholds(_ s: GestureDetector.Settings) -> [Double] {
-        [s.activeRate * 180 / Double.pi, s.peakRate * 180 / Double.pi]
+        [s.activeRate * 180 / Double.pi, s.swingRate * 180 / Double.pi]
     }
 
     public mutating func reserveCapacity(_ n: Int) {

@@ -27,6 +27,10 @@ public struct Config: Sendable, Equatable {
     public var declinationDegrees = 0.0
     public var flicks = false
     public var gesturePreset: FlickPreset = .normal
+    /// How gentle a nod or shake may be (`gestures.nodShake`): sensitive, normal (default) or firm.
+    public var nodShakePreset = GesturePreset.normal
+    /// The config names a `mount`: the head's axes are known, so a nod is pitch and a tilt is no nod.
+    public var mountGiven = false
     public var cooldown = 0.5
     public var calibrationFile = "/var/lib/headtrack/calibration.json"
     /// `stream.socket`: where `run` serves the event stream; nil = `EventStream.defaultSocketPath`, "" = off.
@@ -42,6 +46,7 @@ public struct Config: Sendable, Equatable {
     public static let magnetometerChoices: [(String, MagnetometerChoice)] =
         [("auto", .auto), ("none", .none)] + MagnetometerKind.allCases.map { ($0.rawValue, .pinned($0)) }
     public static let presetChoices: [(String, FlickPreset)] = FlickPreset.allCases.map { ($0.rawValue, $0) }
+    public static let nodShakeChoices: [(String, GesturePreset)] = GesturePreset.allCases.map { ($0.rawValue, $0) }
 
     /// What to look for on the bus.
     public var detectionRequest: DetectionRequest {
@@ -88,8 +93,8 @@ public struct Config: Sendable, Equatable {
         var s = Pipeline.Settings()
         s.mount = mount
         s.compass.declinationDegrees = declinationDegrees
-        s.gestures = GestureDetector.Settings(flicks: flicks, preset: gesturePreset,
-                                              cooldown: cooldown)
+        s.gestures = GestureDetector.Settings(flicks: flicks, preset: gesturePreset, gestures: nodShakePreset,
+                                              cooldown: cooldown, headAxesKnown: mountGiven)
         return s
     }
 }
@@ -199,16 +204,18 @@ struct ConfigReader {
             case "mount":
                 let text = try string(v, "mount")
                 do { c.mount = try Mount(parsing: text) } catch { throw fail("mount", error.description) }
+                c.mountGiven = true
             case "magnetometerMount":
                 let text = try string(v, k)
                 do { c.magnetometerMount = try Mount(parsing: text) } catch { throw fail(k, error.description) }
             case "declinationDeg": c.declinationDegrees = try number(v, k, range: ConfigLimits.declinationDegrees)
             case "gestures":
-                for (k2, v2) in try object(v, at: "gestures", allowed: ["flicks", "preset", "cooldownS"]) {
+                for (k2, v2) in try object(v, at: "gestures", allowed: ["flicks", "preset", "nodShake", "cooldownS"]) {
                     let key = "gestures." + k2
                     switch k2 {
                     case "flicks": c.flicks = try bool(v2, key)
                     case "preset": c.gesturePreset = try choice(v2, key, Config.presetChoices)
+                    case "nodShake": c.nodShakePreset = try choice(v2, key, Config.nodShakeChoices)
                     default: c.cooldown = try number(v2, key, range: ConfigLimits.gestureCooldown)
                     }
                 }

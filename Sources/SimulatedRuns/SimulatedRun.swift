@@ -65,12 +65,14 @@ public struct SimulatedRun {
 }
 
 /// Compares detections with the gestures a motion script performed: each scripted gesture must be detected
-/// inside [start − 0.3 s, end + 1.0 s] (the scoring window of the shared recordings); any other detection is
-/// invented.
+/// inside [start − 0.3 s, end + 1.0 s] (the scoring window of the shared recordings) exactly once: a second
+/// detection of a gesture already found is a repeat (a second LED flash for one gesture); any other detection
+/// is invented.
 public struct ScriptedGestureCheck {
     public let expected: [MotionScript.ScriptedGesture]
     public private(set) var found: [Bool]
     public private(set) var invented: [(t: Double, event: GestureEvent)] = []
+    public private(set) var repeated: [(t: Double, event: GestureEvent)] = []
 
     public init(script: MotionScript) {
         expected = script.gestures
@@ -80,10 +82,12 @@ public struct ScriptedGestureCheck {
     public mutating func score(_ detections: [(t: Double, event: GestureEvent)]) {
         found = Array(repeating: false, count: expected.count)
         invented = []
+        repeated = []
         for d in detections {
             if let i = expected.indices.first(where: {
                 expected[$0].label == d.event.rawValue && d.t >= expected[$0].start - 0.3 && d.t <= expected[$0].end + 1.0
             }) {
+                if found[i] { repeated.append(d) }
                 found[i] = true
             } else {
                 invented.append(d)
@@ -92,5 +96,5 @@ public struct ScriptedGestureCheck {
     }
 
     public var missed: [MotionScript.ScriptedGesture] { expected.indices.filter { !found[$0] }.map { expected[$0] } }
-    public var passed: Bool { missed.isEmpty && invented.isEmpty }
+    public var passed: Bool { missed.isEmpty && invented.isEmpty && repeated.isEmpty }
 }

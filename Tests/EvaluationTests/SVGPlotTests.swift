@@ -64,8 +64,9 @@ import Runtime
                       "truth bout (labelled)", "heading invalid: display holds"] {
             #expect(texts.contains(label), "missing text '\(label)'")
         }
-        // The default detector: swings start at 0.2 rad/s (11.5 °/s) and must peak at 1 rad/s (57.3 °/s).
-        #expect(texts.contains { $0.hasPrefix("gesture thresholds ±11.5, ±57.3") })
+        // The default detector: swings start at 0.2 rad/s (11.5 °/s) and must peak at the `normal` preset's
+        // 26 °/s.
+        #expect(texts.contains { $0.hasPrefix("gesture thresholds ±11.5, ±26") })
     }
 
     /// The heading wraps from 359° to 0°: the line must break there, not draw a stroke across the panel.

@@ -110,11 +110,16 @@ check("socket-removed-at-exit", not os.path.exists(path))
 truth = loop_gestures(stdout)
 print("  loop reported gestures:", truth)
 kinds = [k for k, _ in truth]
-# The story has one nod then one shake; today's detector may report the nod twice (issue 11), so the story
-# is checked as "nod before shake, each at least once" and the clients against the loop's own reports.
-story_ok = "nod" in kinds and "shake" in kinds and kinds.index("nod") < len(kinds) - kinds[::-1].index("shake") - 1 \
-    and set(kinds) <= {"nod", "shake"}
-check("story-gestures-in-order", story_ok, str(kinds))
+# The story (MotionScript.demoStory) has one nod (2 cycles, 9.5-10.5 s) then one shake (12.5-13.5 s).
+check("story-gestures-exactly", [k for k, _ in truth] == ["nod", "shake"], str(truth))
+windows = {"nod": (9.5, 10.5), "shake": (12.5, 13.5)}
+details_ok = bool(early)
+for m in (m for m in early if m["type"] == "gesture"):
+    lo, hi = windows.get(m["gesture"], (0, -1))
+    details_ok &= isinstance(m["start"], (int, float)) and lo - 0.3 <= m["start"] <= hi and m["start"] <= m["t"] \
+        and isinstance(m["count"], int) and m["count"] >= 1
+check("gesture-start-in-story-window-count-known", details_ok,
+      str([(m["gesture"], m["start"], m["t"], m["count"]) for m in early if m["type"] == "gesture"]))
 
 hello = early[0] if early else {}
 check("hello-first", hello.get("type") == "hello" and hello.get("version") == 1 and isinstance(hello.get("imu"), str)
@@ -254,7 +259,10 @@ if os.path.exists(trace_src):
     got = gestures(replayed)
     # The client connects a moment after the replay starts: it gets every detection from then on.
     first_t = next((m["t"] for m in replayed if m["type"] == "state"), 99)
-    check("replay-stream-gestures-match-summary", ok and len(want) >= 5 and same(got, [w for w in want if w[1] >= first_t], 0.0006),
+    with_details = all(isinstance(m["start"], (int, float)) and m["start"] <= m["t"] and isinstance(m["count"], int)
+                       for m in replayed if m["type"] == "gesture")
+    check("replay-stream-gestures-match-summary", ok and len(want) >= 1 and with_details
+          and same(got, [w for w in want if w[1] >= first_t], 0.0006),
           f"client {got} vs summary {want} (client from t={first_t})")
     states = [m["t"] for m in replayed if m["type"] == "state"]
     check("replay-stream-state-60-per-trace-second", len(states) > 1 and abs((len(states) - 1) / (states[-1] - states[0]) - 60) < 1,

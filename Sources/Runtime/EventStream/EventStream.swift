@@ -68,7 +68,9 @@ public final class EventStream {
     public func handle(_ event: LoopEvent, _ pipeline: Pipeline) {
         switch event {
         case .imu: break
-        case let .gesture(t, e): gesture(e, t: t)
+        case let .gesture(t, e):
+            let d = pipeline.streamDetails(of: e, at: t)
+            gesture(e, t: t, start: d.start, count: d.count)
         case let .display(t, leds): display(t: t, leds: leds, pipeline: pipeline)
         case let .fault(t, error): fault(kind: FaultEpisode.kind(of: error), t: t)
         case let .reinitialized(t): fault(kind: "chip_reset", t: t)
@@ -76,17 +78,16 @@ public final class EventStream {
     }
 
     /// A detected gesture: always sent (never dropped for a client that keeps reading).
-    public func gesture(_ e: GestureEvent, t: Double) {
-        let details = e.streamDetails
+    public func gesture(_ e: GestureEvent, t: Double, start: Double? = nil, count: Int? = nil) {
         line.reset()
         line.literal("{\"type\":\"gesture\",\"gesture\":")
         line.string(e.streamName)
         line.literal(",\"t\":")
         line.fixed(t, 3)
         line.literal(",\"start\":")
-        if let s = details.start { line.fixed(s, 3) } else { line.literal("null") }
+        if let s = start { line.fixed(s, 3) } else { line.literal("null") }
         line.literal(",\"count\":")
-        if let c = details.count { line.integer(Int64(c)) } else { line.literal("null") }
+        if let c = count { line.integer(Int64(c)) } else { line.literal("null") }
         line.literal("}\n")
         server.broadcast(line, droppable: false, t: t)
     }

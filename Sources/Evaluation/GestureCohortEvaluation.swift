@@ -1,0 +1,94 @@
+import Geometry
+import Gestures
+import Runtime
+import Sensors
+import Simulation
+
+/// `eval gestures --cohort N`: the detector on a seeded synthetic cohort of wearers and devices
+/// (`GestureCohort`), scored per gesture kind and per distractor kind.
+public struct GestureCohortEvaluation: Sendable {
+    /// Score of one kind over all wearers.
+    public struct KindScore: Sendable, Equatable {
+        public var kind: CohortKind
+        public var trials = 0
+        /// Gesture trials: the gesture found (a detection of its label in [start − 0.3 s, end + 1 s]).
+        public var hits = 0
+        /// Nod/shake events inside the gesture's window (of either label): LED flashes for the gesture.
+        public var flashes = 0
+        /// Events of the other label inside the gesture's window.
+        public var confusions = 0
+        /// Nod/shake events outside any gesture window (all of them, for a distractor).
+        public var falseEvents = 0
+        public var minutes = 0.0
+        /// First hit time minus the completing swing's peak (s), one per hit.
+        public var latencies: [Double] = []
+
+        public var recall: Double? { kind.isGesture && trials > 0 ? Double(hits) / Double(trials) : nil }
+        public var falsePerMinute: Double? { minutes > 0 ? Double(falseEvents) / minutes : nil }
+        public var flashesPerGesture: Double? { hits > 0 ? Double(flashes) / Double(hits) : nil }
+        public var medianLatency: Double? { percentile(latencies, 0.5) }
+        public var p90Latency: Double? { percentile(latencies, 0.9) }
+    }
+
+    public var cohort: GestureCohort
+    public var detector: GestureEvaluation.Detector
+    public var settings: GestureDetector.Settings
+    public var classicSettings: ClassicGestureDetector.Settings
+
+    public init(cohort: GestureCohort, detector: GestureEvaluation.Detector = .default,
+                settings: GestureDetector.Settings = .default,
+                classicSettings: ClassicGestureDetector.Settings = .default) {
+        self.cohort = cohort
+        self.detector = detector
+        self.settings = settings
+        self.classicSettings = classicSettings
+    }
+
+    /// Runs every wearer through every kind (or the kinds given); scores in `CohortKind` order.
+    public func run(kinds: [CohortKind] = CohortKind.allCases) -> [KindScore] {
+        kinds.map { kind in
+            var s = KindScore(kind: kind)
+            for w in 0..<cohort.wearers { score(cohort.trial(wearer: w, kind: kind), into: &s) }
+            return s
+        }
+    }
+
+    /// The detections of one trial, through the product's path (mount → attitude filter → recognizer).
+    public func detections(in trial: CohortTrial) -> [GestureDetection] {
+        var records: [TraceRecord] = []
+        records.reserveCapacity(trial.t.count)
+        for i in trial.t.indices { records.append(TraceRecord(t: trial.t[i], accel: trial.accel[i], gyro: trial.gyro[i])) }
+        let trace = Trace(metadata: ["rate_hz": "\(trial.rateHz)"], records: records)
+        switch detector {
+        case .default:
+            var s = settings
+            s.headAxesKnown = true   // every wearer's mount is known, as in a configured headset
+            return GestureReplay.detections(in: trace, mount: trial.mount, recognizer: GestureDetector(settings: s))
+        case .classic:
+            return GestureReplay.detections(in: trace, mount: trial.mount,
+                                            recognizer: ClassicGestureDetector(settings: classicSettings))
+        }
+    }
+
+    func score(_ trial: CohortTrial, into s: inout KindScore) {
+        let found = detections(in: trial).filter { $0.event == .nod || $0.event == .shake }
+        s.trials += 1
+        s.minutes += trial.duration / 60
+        guard let g = trial.gesture else { s.falseEvents += found.count; return }
+        let window = (g.start - GestureScore.earlySlack)...(g.end + GestureScore.lateSlack)
+        let inside = found.filter { window.contains($0.t) }
+        s.falseEvents += found.count - inside.count
+        s.flashes += inside.count
+        s.confusions += inside.filter { $0.event.rawValue != g.label }.count
+        if let hit = inside.first(where: { $0.event.rawValue == g.label }) {
+            s.hits += 1
+            s.latencies.append(hit.t - g.completingPeak)
+        }
+    }
+
+    /// One line saying what was run.
+    public var description: String {
+        "cohort of \(cohort.wearers) wearers (seed \(cohort.seed)), detector \(detector.rawValue)"
+            + (detector == .classic ? ", \(fixed(classicSettings.thresholdPerFrame, 3)) rad per frame" : "")
+    }
+}
