@@ -90,23 +90,24 @@ static volatile sig_atomic_t stop_signal = 0;
 
 static void ht_on_stop(int signo) { stop_signal = signo; }
 
-void ht_install_stop_handlers(void) {
+/// Routes `signo` into the stop flag (no SA_RESTART: a blocked sleep or read returns, and the loop sees it).
+static void ht_route_to_stop(int signo) {
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = ht_on_stop;
     sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, NULL);
-    sigaction(SIGTERM, &action, NULL);
+    sigaction(signo, &action, NULL);
+}
+
+void ht_install_stop_handlers(void) {
+    ht_route_to_stop(SIGINT);
+    ht_route_to_stop(SIGTERM);
 }
 
 int ht_stop_requested(void) { return (int)stop_signal; }
 
 void ht_install_hangup_handlers(void) {
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = ht_on_stop;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGHUP, &action, NULL);
+    ht_route_to_stop(SIGHUP);
     signal(SIGPIPE, SIG_IGN);
 }
 

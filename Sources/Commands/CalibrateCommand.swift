@@ -3,12 +3,10 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import CLinux
 import Fusion
 import Geometry
 import Hardware
 import Runtime
-import Sensors
 
 /// `headtrack calibrate`: gyro bias at rest, then magnetometer hard/soft iron from turning the headset,
 /// saved atomically to the calibration file (the old one kept as FILE.previous).
@@ -112,8 +110,8 @@ struct CalibrateCommand: Command {
             guard let user = ServiceUser.lookup(serviceUser) else {
                 throw CommandError("no user '\(serviceUser)' on this board (the service's User=): pass --service-user, nothing changed")
             }
-            ht_install_stop_handlers()
-            ht_install_hangup_handlers()
+            StopSignals.install()
+            StopSignals.installHangup()
             Console.out("stopping \(unit) to free the sensors")
             try service.stop()
             defer {
@@ -136,22 +134,16 @@ struct CalibrateCommand: Command {
     private static func runOnSensors(_ session: inout CalibrationSession, config: Config, i2c: String, duration: Double) throws {
         var cfg = config
         cfg.i2cDevice = i2c
-        var bus = try HardwareSession.openBus(i2c)
-        let driver = try HardwareSession.detectBoard(&bus, config: cfg)
-        var loop = TrackerLoop(driver: driver, lines: NoLines(), clock: LinuxMonotonicClock(),
-                               pipeline: Pipeline(settings: cfg.pipelineSettings), rates: cfg.rates)
-        do { try loop.start() } catch { throw CommandError(error.description) }
-        guard loop.driver.hasMagnetometer else {
-            throw CommandError("\(loop.driver.chipName) on \(i2c) has no magnetometer: nothing to calibrate for heading (check the wiring of the AK8963 / external compass)")
+        var tracker = try TrackerSession.started(config: cfg, lines: NoLines())
+        guard tracker.loop.driver.hasMagnetometer else {
+            throw CommandError("\(tracker.loop.driver.chipName) on \(i2c) has no magnetometer: nothing to calibrate for heading (check the wiring of the AK8963 / external compass)")
         }
-        ht_install_stop_handlers()
         let live = Console.isTerminal
         var lastPrint = -Double.infinity
         var turnStart: Double?
         var state = session
-        loop.run(duration: nil, shouldStop: {
-            ht_stop_requested() != 0 || state.phase == .complete
-                || (turnStart != nil && (lastPrint - turnStart!) > duration)
+        tracker.run(duration: nil, shouldStop: {
+            state.phase == .complete || (turnStart != nil && (lastPrint - turnStart!) > duration)
         }) { event, _ in
             guard case let .imu(t, sample, mag) = event else { return }
             state.add(t: t, gyro: sample.gyro, accel: sample.accel, mag: mag)

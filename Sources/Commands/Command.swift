@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import Hardware
+import Runtime
 
 /// A subcommand of `headtrack`. Each lives in its own file and is listed in `HeadtrackCommand.commands`.
 public protocol Command {
@@ -191,6 +192,13 @@ public enum Console {
         write(STDERR_FILENO, s + "\n")
     }
     public static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+    /// Prints a line the service says, on the stream it names.
+    public static func say(_ line: ServiceLine) {
+        switch line {
+        case let .out(s): out(s)
+        case let .err(s): err(s)
+        }
+    }
     /// Writes all of `s` to a file descriptor, retrying short writes (no stdio buffering to lose on a crash).
     public static func write(_ fd: Int32, _ s: String) {
         var text = s

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Runtime
 
 /// Log lines for the daemon. Under systemd (stdout/stderr connected to the journal, which sets
 /// $JOURNAL_STREAM) every line starts with its syslog priority, `<4>` for warnings, so `journalctl -p warning`
@@ -20,6 +21,14 @@ enum Log {
     static func noticeOnStderr(_ s: String) { Console.err(line(s, .notice, journal: toJournal)) }
     static func warning(_ s: String) { Console.err(line(s, .warning, journal: toJournal)) }
     static func error(_ s: String) { Console.err(line(s, .error, journal: toJournal)) }
+
+    /// The service's own lines (minute summaries, notes): stdout as information, stderr as warnings.
+    static func say(_ line: ServiceLine) {
+        switch line {
+        case let .out(s): info(s)
+        case let .err(s): warning(s)
+        }
+    }
 
     /// `s` with the priority prefix on every line when it goes to the journal (it reads each line alone).
     static func line(_ s: String, _ priority: Priority, journal: Bool) -> String {

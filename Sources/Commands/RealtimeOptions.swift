@@ -24,8 +24,6 @@ public enum RealtimeOptions {
 
     /// Enters the mode and logs one line: refusals to stderr (as a warning), else the granted mode to stdout.
     public static func enter(_ mode: RealtimeMode?) {
-        guard let mode else { return }
-        let outcome = mode.enter()
-        if outcome.refusals.isEmpty { Console.out("headtrack: " + outcome.summary) } else { Console.err("headtrack: warning: " + outcome.summary) }
+        if let line = RealtimeMode.enterLine(mode) { Console.say(line) }
     }
 }

@@ -1,14 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-import CLinux
-import Hardware
 import Runtime
-import Sensors
 import SimulatedRuns
-import Simulation
 
 /// `headtrack record`: raw samples to an imu-trace v1 file.
 struct RecordCommand: Command {
@@ -54,7 +45,6 @@ struct RecordCommand: Command {
             }
             rows += 1
         }
-        ht_install_stop_handlers()
         if simulated {
             writer = try openOutput()
             try writer?.write(TraceFile.header(metadata: [("source", "headtrack record --simulated (demo story)"),
@@ -63,22 +53,19 @@ struct RecordCommand: Command {
                                                          ("frame", "MPU-9250 chip axes")], withMagnetometer: true))
             var session = SimulatedRun(config: config)
             session.loopDuration = duration
-            _ = try session.run(shouldStop: { ht_stop_requested() != 0 }, observer: { e, _ in record(e) })
+            session.stopSignals = true
+            _ = try session.run(observer: { e, _ in record(e) })
         } else {
-            var bus = try HardwareSession.openBus(config.i2cDevice)
-            let driver = try HardwareSession.detectBoard(&bus, config: config)
-            let lines = NoLines()
-            var loop = TrackerLoop(driver: driver, lines: lines, clock: LinuxMonotonicClock(),
-                                   pipeline: Pipeline(settings: config.pipelineSettings), rates: config.rates)
-            do { try loop.start() } catch { throw CommandError(error.description) }
+            var session = try TrackerSession.started(config: config, lines: NoLines())
+            let chip = session.loop.driver.chipName
             writer = try openOutput()
-            try writer?.write(TraceFile.header(metadata: [("source", "headtrack record, \(loop.driver.chipName) on \(config.i2cDevice)"),
+            try writer?.write(TraceFile.header(metadata: [("source", "headtrack record, \(chip) on \(config.i2cDevice)"),
                                                          ("rate_hz", fixed(config.rates.imuHz, 3)),
                                                          ("units", "t s, acc m/s^2, gyr rad/s, mag uT"),
-                                                         ("frame", "IMU chip axes (magnetometer aligned to them)")], withMagnetometer: loop.driver.hasMagnetometer))
-            Console.out("recording \(loop.driver.chipName) to \(out)" + (duration == nil ? " until Ctrl-C" : " for \(fixed(duration!, 1)) s"))
+                                                         ("frame", "IMU chip axes (magnetometer aligned to them)")], withMagnetometer: session.loop.driver.hasMagnetometer))
+            Console.out("recording \(chip) to \(out)" + (duration == nil ? " until Ctrl-C" : " for \(fixed(duration!, 1)) s"))
             var progress = RecordingProgress()
-            loop.run(duration: duration, shouldStop: { ht_stop_requested() != 0 || writeError != nil }) { e, _ in
+            session.run(duration: duration, shouldStop: { writeError != nil }) { e, _ in
                 record(e)
                 if case let .display(t, _) = e { progress.update(t: t, samples: rows) }
             }
@@ -89,26 +76,4 @@ struct RecordCommand: Command {
         Console.out("wrote \(rows) samples to \(out)")
         return 0
     }
-}
-
-/// Output lines that go nowhere (recording drives no LEDs).
-struct NoLines: OutputLines {
-    var count: Int { 0 }
-    func set(_ values: UInt64) throws(GPIOError) {}
-}
-
-/// Elapsed time and sample count on stderr while recording on hardware: redrawn once a second on a
-/// terminal, a line every 10 s otherwise (a log should not fill with progress).
-struct RecordingProgress {
-    private var next = 1.0
-    private let live = isatty(STDERR_FILENO) == 1
-
-    mutating func update(t: Double, samples: Int) {
-        guard t >= next else { return }
-        next += live ? 1 : 10
-        let text = "recording: \(fixed(t, 0)) s, \(samples) samples"
-        if live { Console.write(STDERR_FILENO, "\r" + text + "   ") } else { Console.err(text) }
-    }
-
-    func finish() { if live && next > 1 { Console.err("") } }
 }

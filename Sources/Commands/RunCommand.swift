@@ -1,4 +1,3 @@
-import CLinux
 import Hardware
 import Runtime
 import Sensors
@@ -62,74 +61,40 @@ struct RunCommand: Command {
         }
         try arguments.finish()
 
-        var bus = try HardwareSession.openBus(config.i2cDevice)
-        let driver = try HardwareSession.detectBoard(&bus, config: config, report: { if !quiet { Console.out($0) } })
-        let lines: LinuxGPIOLines
-        do {
-            lines = try LinuxGPIOLines(chip: config.gpioChip, offsets: config.ledLines, activeLow: config.activeLow)
-        } catch { throw CommandError(error.description) }
-
-        var settings = config.pipelineSettings
-        settings.calibration = HardwareSession.loadCalibration(config.calibrationFile)
-
+        var session = try TrackerSession.onHardware(
+            config: config, readout: readout, report: { if !quiet { Console.out($0) } },
+            lines: { () throws(SessionError) in try HardwareSession.openLines(config) },
+            calibration: { HardwareSession.loadCalibration(config.calibrationFile, warn: { Console.err($0) }) })
         // Before the sensors start: a socket the user named that cannot be opened stops here, LEDs untouched.
         let stream = try StreamSetup.open(explicit: socket, config: config, byDefault: true,
-                                          hello: StreamHello(board: driver, rates: config.rates, stateHz: config.streamStateHz))
-        ht_install_stop_handlers()
-        var loop = TrackerLoop(driver: driver, lines: lines, clock: LinuxMonotonicClock(),
-                               pipeline: Pipeline(settings: settings), rates: config.rates)
-        loop.readout = readout
-        do { try loop.start() } catch {
-            try? lines.set(0)
-            throw CommandError(error.description)
-        }
-        Console.out("headtrack: \(loop.driver.chipName) on \(config.i2cDevice)"
+                                          hello: StreamHello(board: session.loop.driver, rates: config.rates,
+                                                             stateHz: config.streamStateHz))
+        defer { stream?.stop() }
+        let lines = session.loop.lines
+        do { try session.start() } catch { throw CommandError(error.description) }
+        let chip = session.loop.driver.chipName
+        Console.out("headtrack: \(chip) on \(config.i2cDevice)"
             + ", LEDs on \(lines.chipPath) (\(lines.chipLabel)) lines \(config.ledLines.map(String.init).joined(separator: ","))")
-        var status = ServiceStatus(device: loop.driver.chipName)
+        var status = ServiceStatus(device: chip)
         let notifying = SystemdNotify.available
-        SystemdNotify.ready(status: status.text)
-        var nextSummary = 60.0
-        var samples = 0
-        var faults = FaultCounters()  // kept from the events, for the minute summary while the loop runs
-        var nextWatchdog = 0.0
-        let watchdogInterval = SystemdNotify.watchdogInterval
-        if let note = loop.readoutNote { Log.notice("headtrack: note: " + note) }
-        RealtimeMode.tightenTimerSlack()
-        RealtimeOptions.enter(realtime)
-        loop.run(duration: duration, shouldStop: { ht_stop_requested() != 0 }) { event, pipeline in
+        session.serve(duration: duration, thread: LoopThread(realtime: realtime), status: status.text, say: Log.say) { event, pipeline in
             stream?.handle(event, pipeline)
-            if notifying, let text = status.handle(event) {
-                SystemdNotify.send("STATUS=" + text)
-            }
+            if notifying, let text = status.handle(event) { SystemdNotify.send("STATUS=" + text) }
             switch event {
             case let .gesture(t, e):
                 if !quiet { Log.info("t=\(fixed(t, 2))s gesture: \(e.rawValue)") }
-            case .imu:
-                samples += 1
             case let .fault(t, error):
-                faults.count(error)
                 Log.warning("t=\(fixed(t, 2))s fault: \(error)")
             case let .reinitialized(t):
-                faults.chipResets += 1
                 Log.warning("t=\(fixed(t, 2))s a sensor had lost its configuration (power glitch?): re-initialised")
-            case let .display(t, _):
-                if let w = watchdogInterval, t >= nextWatchdog {
-                    nextWatchdog = t + w
-                    SystemdNotify.watchdog()
-                }
-                if t >= nextSummary {
-                    nextSummary += 60
-                    Log.info("t=\(fixed(t, 0))s summary: \(samples) IMU samples, \(faults.total) faults; \(faults.summary)")
-                }
+            case .imu, .display:
+                break
             }
         }
-        loop.ledsOff()
-        SystemdNotify.stopping()
         stream?.stop()
-        Console.out("headtrack: stopped; \(loop.imuSamples) IMU samples; \(loop.faults.summary)"
-            + (loop.readout == .fifo ? " fifo-overflows=\(loop.fifoOverflows) fifo-samples-lost=\(loop.fifoClock.samplesLost)" : ""))
+        Console.out(session.stoppedLine)
         if let s = stream { Log.info("  " + StreamSetup.summary(s)) }
-        if !quiet { for line in loop.timing.summaryLines { Console.out("  " + line) } }
+        if !quiet { for line in session.loop.timing.summaryLines { Console.out("  " + line) } }
         return 0
     }
 }

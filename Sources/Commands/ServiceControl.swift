@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import CLinux
 import Hardware
 
 /// Whether another process holds the bus: `LinuxI2CBus` takes an exclusive POSIX lock on the device when it
@@ -34,10 +33,7 @@ struct ServiceControl {
     func start() -> Bool { ServiceControl.run(["systemctl", "start", unit], quiet: false) == 0 }
 
     static func run(_ argv: [String], quiet: Bool) -> Int32 {
-        var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) }
-        cArgs.append(nil)
-        defer { for p in cArgs { free(p) } }
-        return ht_run_and_wait(&cArgs, quiet ? 1 : 0)
+        ChildProcess.run(argv, quiet: quiet)
     }
 }
 

@@ -1,4 +1,3 @@
-import CLinux
 import Runtime
 import SimulatedRuns
 
@@ -21,9 +20,6 @@ enum SimulatedRunMode {
                                           hello: StreamHello(imu: "MPU-9250 (simulated)", magnetometer: "AK8963",
                                                              rates: config.rates, stateHz: config.streamStateHz))
         defer { stream?.stop() }
-        ht_install_stop_handlers()
-        RealtimeMode.tightenTimerSlack()
-        RealtimeOptions.enter(realtime)
         let observer: (LoopEvent, Pipeline) -> Void = { event, pipeline in
             stream?.handle(event, pipeline)
             switch event {
@@ -32,12 +28,14 @@ enum SimulatedRunMode {
             default: break
             }
         }
-        let stop = { ht_stop_requested() != 0 }
+        let thread = LoopThread(realtime: realtime)
         let report: SimulatedLoopReport
         do {
             report = speed == 0
-                ? try SimulatedLoop.runFullSpeed(options, duration: seconds, shouldStop: stop, observer: observer)
-                : try SimulatedLoop.runPaced(options, duration: seconds, shouldStop: stop, observer: observer)
+                ? try SimulatedLoop.runFullSpeed(options, duration: seconds, stopSignals: true, thread: thread, say: Console.say,
+                                                 observer: observer)
+                : try SimulatedLoop.runPaced(options, duration: seconds, stopSignals: true, thread: thread, say: Console.say,
+                                             observer: observer)
         } catch { throw CommandError(error.description) }
         Console.out("headtrack: stopped; \(report.imuSamples) IMU samples in \(fixed(report.simulatedSeconds, 2)) s simulated "
             + "(\(fixed(report.realSeconds, 2)) s real); \(report.gestures) gestures; FIFO overflows \(report.fifoOverflows); "

@@ -62,14 +62,11 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
     public var maxFIFOSamplesPerWake = 16
     /// Wake-up lateness and time per stage (LoopTiming.swift).
     public private(set) var timing = LoopTiming()
+    /// The FIFO readout (Sensors/FIFOReader.swift) when `readout` is `.fifo`.
+    public private(set) var fifoReader: FIFOReader? = nil
     /// The sensor-clock time line of the FIFO readout, and how often the FIFO overflowed and was reset.
-    public private(set) var fifoClock = FifoSampleClock(period: 1, firstSampleAt: 0)
-    public private(set) var fifoOverflows = 0
-    private var fifo: InvenSenseFIFO? = nil
-    private var fifoResetPending = false
-    private var fifoRestartPending = false
-    /// Loop clock time of the last FIFO drain that found a sample, to notice a FIFO that stopped filling.
-    private var lastFIFOSampleSeen: Nanoseconds = 0
+    public var fifoClock: FifoSampleClock { fifoReader?.clock ?? FifoSampleClock(period: 1, firstSampleAt: 0) }
+    public var fifoOverflows: Int { fifoReader?.overflows ?? 0 }
     /// Real time at the last stage boundary: one clock read ends a stage and starts the next.
     private var stageMark: Nanoseconds = 0
     private var lastFaultTime = -Double.infinity
@@ -95,12 +92,12 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
         var c = clock
         try driver.initialize(delay: { s in c.sleep(until: c.now() + Nanoseconds(s * 1e9)) })
         if readout == .fifo {
-            fifo = driver.imu.fifo
-            if fifo == nil {
+            fifoReader = FIFOReader(imu: driver.imu)
+            if fifoReader == nil {
                 readout = .polling
                 readoutNote = "\(driver.imu.kind.displayName) has no FIFO readout here: polling its data registers instead"
             } else {
-                try startFIFO()
+                try fifoReader!.start(board: &driver, clock: &clock)
             }
         }
     }
@@ -217,18 +214,13 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
     /// the IMU may be read now (false: the check failed, or the chip was just re-initialised).
     private mutating func checkIMU(t: Double, observer: (LoopEvent, Pipeline) -> Void) -> Bool {
         imuCheckPending = false
-        var c = clock
-        do {
-            guard try driver.checkIMU(delay: { s in c.sleep(until: c.now() + Nanoseconds(min(s, 0.002) * 1e9)) }) else { return true }
-        } catch {
-            fault(error, t: t, imu: true, observer: observer)
-            return false
-        }
+        guard let reinitialized = recheck(imu: true, t: t, observer: observer) else { return false }
+        guard reinitialized else { return true }
         faults.chipResets += 1
         lastFaultTime = t
         pipeline.reset()
         observer(.reinitialized(t: t), pipeline)
-        if readout == .fifo { fifoRestartPending = true }  // the reset emptied and disabled the FIFO
+        fifoReader?.chipWasReset()  // the reset emptied and disabled the FIFO
         return false
     }
 
@@ -236,19 +228,27 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
     private mutating func checkMagnetometer(t: Double, observer: (LoopEvent, Pipeline) -> Void) -> Bool {
         magnetometerCheckPending = false
         let packageReset = driver.magnetometerNeedsInitialize
-        var c = clock
-        do {
-            guard try driver.checkMagnetometer(delay: { s in c.sleep(until: c.now() + Nanoseconds(min(s, 0.002) * 1e9)) }) else { return true }
-        } catch {
-            fault(error, t: t, imu: false, observer: observer)
-            return false
-        }
+        guard let reinitialized = recheck(imu: false, t: t, observer: observer) else { return false }
+        guard reinitialized else { return true }
         if !packageReset {  // a reset of the IMU's package was counted with the IMU
             faults.chipResets += 1
             lastFaultTime = t
             observer(.reinitialized(t: t), pipeline)
         }
         return false
+    }
+
+    /// The board's health check of the IMU or the magnetometer, its re-initialisation waits capped at 2 ms
+    /// (it runs between deadlines). Whether the chip was re-initialised; nil when the check failed (a fault).
+    private mutating func recheck(imu: Bool, t: Double, observer: (LoopEvent, Pipeline) -> Void) -> Bool? {
+        var c = clock
+        do {
+            if imu { return try driver.checkIMU(delay: { s in c.sleep(until: c.now() + Nanoseconds(min(s, 0.002) * 1e9)) }) }
+            return try driver.checkMagnetometer(delay: { s in c.sleep(until: c.now() + Nanoseconds(min(s, 0.002) * 1e9)) })
+        } catch {
+            fault(error, t: t, imu: imu, observer: observer)
+            return nil
+        }
     }
 
     private mutating func fault(_ error: SensorError, t: Double, imu: Bool, observer: (LoopEvent, Pipeline) -> Void) {
@@ -262,93 +262,19 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
 
     // MARK: FIFO readout
 
-    /// Starts the chip's FIFO in step with its sample clock and begins a new sensor-clock time line.
-    private mutating func startFIFO() throws(SensorError) {
-        guard let f = fifo else { return }
-        var c = clock
-        let first = try driver.imu.withBus { (bus, address) throws(SensorError) in
-            try f.start(bus: &bus, address: address, now: { c.now() }, sleep: { c.sleep(until: $0) })
-        }
-        fifoClock = FifoSampleClock(period: f.samplePeriod, firstSampleAt: first)
-        fifoResetPending = false
-        fifoRestartPending = false
-        lastFIFOSampleSeen = clock.now()
-        driver.forgetIMUHistory()
-    }
-
-    /// Reads the FIFO count, bounds the sensor time line with it, and runs the waiting samples (up to
-    /// `maxFIFOSamplesPerWake`, two per transaction) through the screen and the pipeline with their
+    /// Drains the FIFO through the reader and runs the waiting samples through the pipeline with their
     /// sensor-clock stamps. `timing.imuRead` gets the bus time of the whole drain.
     private mutating func drainFIFO(observer: (LoopEvent, Pipeline) -> Void) {
-        guard let f = fifo else { return }
+        guard fifoReader != nil else { return }
         var busTime: Nanoseconds = 0
         defer { timing.imuRead.record(busTime + lap()) }
-        if fifoRestartPending {
-            do { try startFIFO() } catch { fault(error, t: seconds(clock.now()), imu: true, observer: observer) }
-            return
-        }
-        if fifoResetPending { resetFIFO(observer: observer); return }
-        let before = clock.now()
-        let bytes: Int
-        do { bytes = try driver.imu.withBus { (bus, address) throws(SensorError) in try f.readCount(bus: &bus, address: address) } } catch {
-            fault(error, t: seconds(before), imu: true, observer: observer)
-            return
-        }
-        let after = clock.now()
-        if f.countShowsOverflow(bytes) {
-            fifoOverflows += 1
-            resetFIFO(observer: observer)
-            return
-        }
-        let available = bytes / InvenSenseFIFO.frameSize
-        if available == 0 {
-            // A FIFO that stays empty for 20 periods (and at least 100 ms) has stopped: start it again.
-            if after - lastFIFOSampleSeen > max(20 * f.samplePeriod, 100_000_000) {
-                lastFIFOSampleSeen = after
-                fifoRestartPending = true
-                fault(.frozenData("the IMU's FIFO received no sample in \(20 * f.samplePeriod / 1_000_000) ms"),
-                      t: seconds(after), imu: true, observer: observer)
-            }
-            return
-        }
-        lastFIFOSampleSeen = after
-        fifoClock.observe(available: available, before: before, after: after)
-        var remaining = min(available, maxFIFOSamplesPerWake)
-        while remaining > 0 {
-            let batch: FIFOSamples
-            do {
-                batch = try driver.imu.withBus { (bus, address) throws(SensorError) in
-                    try f.readSamples(bus: &bus, address: address, frames: remaining)
-                }
-            } catch {
-                // How many bytes left the FIFO is unknown now: realign with a reset on the next wake-up.
-                fifoResetPending = true
-                fault(error, t: seconds(clock.now()), imu: true, observer: observer)
-                return
-            }
-            busTime += lap()
-            remaining -= batch.count
-            for i in 0..<batch.count {
-                let t = seconds(fifoClock.stampNext())
-                do { try driver.screenIMU(batch[i]) } catch {
-                    fault(error, t: t, imu: true, observer: observer)
-                    continue
-                }
-                accept(batch[i], t: t, observer: observer)
+        fifoReader!.beginDrain(atMost: maxFIFOSamplesPerWake)
+        while let reading = fifoReader!.next(board: &driver, clock: &clock) {
+            switch reading {
+            case .busDone: busTime += lap()
+            case let .sample(sample, at): accept(sample, t: seconds(at), observer: observer)
+            case let .fault(error, at): fault(error, t: seconds(at), imu: true, observer: observer)
             }
         }
-    }
-
-    /// Empties the FIFO (after an overflow or a broken read) and moves the time line past the lost samples.
-    private mutating func resetFIFO(observer: (LoopEvent, Pipeline) -> Void) {
-        guard let f = fifo else { return }
-        do { try driver.imu.withBus { (bus, address) throws(SensorError) in try f.reset(bus: &bus, address: address) } } catch {
-            fifoResetPending = true
-            fault(error, t: seconds(clock.now()), imu: true, observer: observer)
-            return
-        }
-        fifoResetPending = false
-        fifoClock.restartAfterReset(at: clock.now())
-        driver.forgetIMUHistory()
     }
 }

@@ -1,6 +1,20 @@
 import Geometry
 import Hardware
 
+// MARK: Detection (BoardDetector calls this; the driver follows)
+
+extension AK09916 {
+    /// Reads WIA1/WIA2 at 0x0C behind the ICM-20948's bypass: 0x48 (AKM) then 0x09 (AK09916).
+    public static func probe(_ bus: inout Bus) -> MagnetometerProbe {
+        .compare(&bus, address: AK09916Register.address, register: AK09916Register.wia1,
+                 expected: [AK09916Value.companyID, AK09916Value.deviceID],
+                 absent: .silent(note: "0x0c: no AK09916 answered behind the ICM-20948's bypass"),
+                 found: "0x0c: AK09916 magnetometer behind the ICM-20948's bypass (WIA1/WIA2 0x48/0x09)") { _, wia in
+            .unidentified("0x0c: unknown chip behind the ICM-20948's bypass (WIA1/WIA2 \(hex(wia[0]))/\(hex(wia[1])))")
+        }
+    }
+}
+
 // MARK: Register map (AKM 015007392-E-02 §10–11; hardware-facts §1.6)
 
 public enum AK09916Register {
@@ -77,10 +91,7 @@ public struct AK09916<Bus: I2CBus> {
                 try bus.readRegisters(address: address, register: AK09916Register.st1, into: b)
             }
         } catch { throw .bus(error) }
-        let (st1, st2, die): (UInt8, UInt8, Vector3) = withUnsafeBytes(of: &raw) { b in
-            func le(_ i: Int) -> Double { Double(Int16(bitPattern: UInt16(b[i + 1]) << 8 | UInt16(b[i]))) }
-            return (b[0], b[8], Vector3(le(1), le(3), le(5)))
-        }
+        let (st1, st2, die) = withUnsafeBytes(of: &raw) { akmDataBlock($0, st2At: 8) }
         if st1 & AK09916Value.st1DataReady == 0 { return nil }
         if st2 & AK09916Value.st2Overflow != 0 { throw .magneticOverflow }
         let field = die * AK09916Value.microteslaPerLSB

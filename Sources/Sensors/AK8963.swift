@@ -1,6 +1,26 @@
 import Geometry
 import Hardware
 
+// MARK: Detection (BoardDetector calls this; the driver follows)
+
+extension AK8963 {
+    /// Reads WIA (0x00) at 0x0C behind an MPU's bypass. WIA 0x48 behind a WHO_AM_I 0x68 chip is an MPU-9150's
+    /// AK8975 (same company ID, no continuous mode), so it is not taken for an AK8963 there.
+    public static func probe(_ bus: inout Bus, behind imu: IMUKind) -> MagnetometerProbe {
+        let absent = imu == .mpu9250
+            ? MagnetometerProbe.silent(note: "0x0c: no AK8963 answered behind the MPU's bypass: an \"MPU-9250\" without a working magnetometer")
+            : .silent
+        return .compare(&bus, address: AK8963Register.address, register: AK8963Register.wia, expected: [AK8963Value.deviceID],
+                        trusted: imu != .mpu6050, absent: absent,
+                        found: "0x0c: AK8963 magnetometer behind the MPU's bypass (WIA 0x48)") { _, wia in
+            wia[0] == AK8963Value.deviceID
+                ? .unidentified("0x0c: AKM magnetometer (WIA 0x48) behind a WHO_AM_I 0x68 chip",
+                                note: "0x0c: probably an MPU-9150's AK8975, which this build does not drive (no continuous mode)")
+                : .unidentified("0x0c: unknown chip behind the MPU's bypass (WIA \(hex(wia[0])), an AK8963 answers 0x48)")
+        }
+    }
+}
+
 /// Driver for the AK8963 magnetometer inside the MPU-9250/9255, reached through the MPU's bypass at 0x0C
 /// (register map: AK8963Register / AK8963Value in MPU9250Registers.swift, AKM MS1356-E-02 §8).
 /// Returns the field in the MPU's accel/gyro frame: AK8963 (x, y, z) → (y, x, −z) (hardware-facts §1.4).
@@ -61,10 +81,7 @@ public struct AK8963<Bus: I2CBus> {
                 try bus.readRegisters(address: address, register: AK8963Register.st1, into: bytes.bindMemory(to: UInt8.self))
             }
         } catch { throw .bus(error) }
-        let (st1, st2, die): (UInt8, UInt8, Vector3) = withUnsafeBytes(of: &raw) { b in
-            func le(_ i: Int) -> Double { Double(Int16(bitPattern: UInt16(b[i + 1]) << 8 | UInt16(b[i]))) }
-            return (b[0], b[7], Vector3(le(1), le(3), le(5)))
-        }
+        let (st1, st2, die) = withUnsafeBytes(of: &raw) { akmDataBlock($0, st2At: 7) }
         if st1 & AK8963Value.st1DataReady == 0 { return nil }
         if st2 & AK8963Value.st2Overflow != 0 { throw .magneticOverflow }
         let field = die * adjustment * AK8963Value.microteslaPerLSB16

@@ -66,10 +66,12 @@ public struct Detection: Sendable {
     }
 }
 
-/// Finds the IMU and magnetometer by their identity registers. WHO_AM_I is a hint: clones answer odd
-/// values, so known register-compatible values are used with a note and unknown ones only when the config
-/// pins the chip. A magnetometer is trusted only when its own ID answers (hardware-facts §1.1, §1.7).
-/// Probing writes only what initialisation writes anyway (wake, I²C master off, bypass on).
+/// Finds the IMU and magnetometer by their identity registers. Each chip's file has its `probe` (which
+/// registers to read, what the values mean); this only orders the candidates and decides which answer is
+/// used. WHO_AM_I is a hint: clones answer odd values, so known register-compatible values are used with a
+/// note and unknown ones only when the config pins the chip. A magnetometer is trusted only when its own ID
+/// answers (hardware-facts §1.1, §1.7). Probing writes only what initialisation writes anyway (wake, I²C
+/// master off, bypass on).
 public enum BoardDetector {
     public static func detect<Bus: I2CBus>(_ bus: inout Bus, request: DetectionRequest = DetectionRequest()) -> Detection {
         var d = Detection()
@@ -100,15 +102,18 @@ public enum BoardDetector {
 
     enum IMUResult { case absent, unknown(UInt8), found(Detection.IMU) }
 
-    static let mpuIdentities: [UInt8: (IMUKind, String)] = [
-        0x68: (.mpu6050, "MPU-6050 (or MPU-9150)"), 0x70: (.mpu6500, "MPU-6500"),
-        0x71: (.mpu9250, "MPU-9250"), 0x73: (.mpu9250, "MPU-9255"),
-    ]
+    /// The datasheet identities, in the order they are tried (one WHO_AM_I read serves all three).
+    static func mpuIdentity<Bus: I2CBus>(_ bus: Bus.Type, _ who: UInt8) -> (IMUKind, String)? {
+        if let name = MPU6050<Bus>.probe(whoAmI: who) { return (.mpu6050, name) }
+        if let name = MPU6500<Bus>.probe(whoAmI: who) { return (.mpu6500, name) }
+        if let name = MPU9250<Bus>.probe(whoAmI: who) { return (.mpu9250, name) }
+        return nil
+    }
 
     static func identifyIMU<Bus: I2CBus>(_ bus: inout Bus, address a: UInt8, pinned: IMUKind?,
                                          detection d: inout Detection) -> IMUResult {
         let who: UInt8
-        do { who = try bus.readRegister(address: a, register: MPU9250Register.whoAmI) } catch {
+        do { who = try MPU9250<Bus>.readWhoAmI(&bus, address: a) } catch {
             // EBUSY: a kernel driver (inv_mpu6050 from dtoverlay=mpu6050) owns the address; i2cdetect shows UU.
             // Saying "nothing answered, check the wiring" would send the user the wrong way.
             if case .addressInUse = error {
@@ -117,22 +122,22 @@ public enum BoardDetector {
             }
             return .absent
         }
-        if let known = mpuIdentities[who] {
+        if let known = mpuIdentity(Bus.self, who) {
             d.findings.append("\(hex(a)): \(known.1) (WHO_AM_I \(hex(who)))")
             guard let p = pinned, p != known.0 else {
                 return .found(.init(kind: known.0, address: a, identity: who, acceptUnknownIdentity: false))
             }
             d.notes.append("\(hex(a)) answers like an \(known.0.displayName), but the config pins the \(p.displayName) driver: using it")
-            if p == .icm20948 { _ = iCMIdentity(&bus, address: a) }
+            if p == .icm20948 { _ = ICM20948<Bus>.probe(&bus, address: a) }
             return .found(.init(kind: p, address: a, identity: who, acceptUnknownIdentity: true))
         }
-        if let name = MPU6500Value.compatibleIdentities[who], pinned == nil || pinned!.isMPUFamily {
+        if let name = MPU6500<Bus>.probeCompatible(whoAmI: who), pinned == nil || pinned!.isMPUFamily {
             d.findings.append("\(hex(a)): \(name) (WHO_AM_I \(hex(who)))")
             let kind = pinned ?? .mpu6500
             d.notes.append("WHO_AM_I \(hex(who)) is not a datasheet value of the parts this build knows; its registers follow the MPU-6500 map, so the \(kind.displayName) driver reads it")
             return .found(.init(kind: kind, address: a, identity: who, acceptUnknownIdentity: true))
         }
-        if let icm = iCMIdentity(&bus, address: a), icm == ICM20948Value.whoAmI {
+        if let icm = ICM20948<Bus>.probe(&bus, address: a), icm == ICM20948Value.whoAmI {
             d.findings.append("\(hex(a)): ICM-20948 (bank 0 register 0x00 = \(hex(icm)))")
             if let p = pinned, p != .icm20948 {
                 d.notes.append("\(hex(a)) answers like an ICM-20948, but the config pins the \(p.displayName) driver: using it")
@@ -149,70 +154,36 @@ public enum BoardDetector {
         return .unknown(who)
     }
 
-    /// Bank-0 register 0x00 of an ICM-20948. REG_BANK_SEL (0x7F) is only written when it reads like a bank
-    /// selection (0x10/0x20/0x30): on the MPU family 0x7F is an accelerometer offset trim, never to be touched.
-    static func iCMIdentity<Bus: I2CBus>(_ bus: inout Bus, address a: UInt8) -> UInt8? {
-        guard let first = try? bus.readRegister(address: a, register: ICM20948Register.whoAmI) else { return nil }
-        if first == ICM20948Value.whoAmI { return first }
-        guard let bank = try? bus.readRegister(address: a, register: ICM20948Register.bankSelect),
-              [0x10, 0x20, 0x30].contains(bank) else { return first }
-        guard (try? bus.writeRegister(address: a, register: ICM20948Register.bankSelect, value: ICM20948Value.bank0)) != nil else { return first }
-        return try? bus.readRegister(address: a, register: ICM20948Register.whoAmI)
-    }
-
     // MARK: Magnetometer
+
+    /// The candidates in order: the IMU's own magnetometer behind its bypass first (its alignment with the
+    /// IMU is fixed by the datasheet), then the standalone breakouts at 0x0D and 0x1E.
+    static func probeMagnetometers<Bus: I2CBus>(_ bus: inout Bus, imu: Detection.IMU?) -> [(MagnetometerKind, MagnetometerProbe)] {
+        var probes: [(MagnetometerKind, MagnetometerProbe)] = []
+        if let imu {
+            if imu.kind == .icm20948 {
+                ICM20948<Bus>.openBypass(&bus, address: imu.address)
+                probes.append((.ak09916, AK09916<Bus>.probe(&bus)))
+            } else {
+                MPU9250<Bus>.openBypass(&bus, address: imu.address)
+                probes.append((.ak8963, AK8963<Bus>.probe(&bus, behind: imu.kind)))
+            }
+        }
+        probes.append((.qmc5883l, QMC5883L<Bus>.probe(&bus)))
+        probes.append((.hmc5883l, HMC5883L<Bus>.probe(&bus)))
+        return probes
+    }
 
     static func detectMagnetometer<Bus: I2CBus>(_ bus: inout Bus, request: DetectionRequest, detection d: inout Detection) {
         var candidates: [MagnetometerKind] = []
         var unverified: [MagnetometerKind] = []  // something answers at the address, without the right ID
-        if let imu = d.imu {
-            openBypass(&bus, imu: imu)
-            if imu.kind == .icm20948 {
-                if let wia = readBytes(&bus, 0x0C, AK09916Register.wia1, 2) {
-                    if wia == [AK09916Value.companyID, AK09916Value.deviceID] {
-                        d.findings.append("0x0c: AK09916 magnetometer behind the ICM-20948's bypass (WIA1/WIA2 0x48/0x09)")
-                        candidates.append(.ak09916)
-                    } else {
-                        d.findings.append("0x0c: unknown chip behind the ICM-20948's bypass (WIA1/WIA2 \(hex(wia[0]))/\(hex(wia[1])))")
-                        unverified.append(.ak09916)
-                    }
-                } else {
-                    d.notes.append("0x0c: no AK09916 answered behind the ICM-20948's bypass")
-                }
-            } else if let wia = readBytes(&bus, 0x0C, AK8963Register.wia, 1) {
-                if wia[0] == AK8963Value.deviceID && imu.kind != .mpu6050 {
-                    d.findings.append("0x0c: AK8963 magnetometer behind the MPU's bypass (WIA 0x48)")
-                    candidates.append(.ak8963)
-                } else if wia[0] == AK8963Value.deviceID {
-                    d.findings.append("0x0c: AKM magnetometer (WIA 0x48) behind a WHO_AM_I 0x68 chip")
-                    d.notes.append("0x0c: probably an MPU-9150's AK8975, which this build does not drive (no continuous mode)")
-                    unverified.append(.ak8963)
-                } else {
-                    d.findings.append("0x0c: unknown chip behind the MPU's bypass (WIA \(hex(wia[0])), an AK8963 answers 0x48)")
-                    unverified.append(.ak8963)
-                }
-            } else if imu.kind == .mpu9250 {
-                d.notes.append("0x0c: no AK8963 answered behind the MPU's bypass: an \"MPU-9250\" without a working magnetometer")
-            }
-        }
-        if let id = readBytes(&bus, QMC5883LRegister.address, QMC5883LRegister.chipID, 1) {
-            if id[0] == QMC5883LValue.chipID {
-                d.findings.append("0x0d: QMC5883L magnetometer (chip ID 0xff)")
-                candidates.append(.qmc5883l)
-            } else {
-                d.findings.append("0x0d: unknown chip (register 0x0d = \(hex(id[0])), a QMC5883L answers 0xff)")
-                unverified.append(.qmc5883l)
-            }
-        }
-        if let id = readBytes(&bus, HMC5883LRegister.address, HMC5883LRegister.identificationA, 3) {
-            if id == [0x48, 0x34, 0x33] {
-                d.findings.append("0x1e: HMC5883L magnetometer (identification 'H43')")
-                candidates.append(.hmc5883l)
-            } else if readBytes(&bus, HMC5883LRegister.address, 0x0F, 1) == [0x3D] {
-                d.findings.append("0x1e: LIS3MDL magnetometer (WHO_AM_I 0x3d), which this build does not drive")
-            } else {
-                d.findings.append("0x1e: unknown chip (0x0a–0x0c = \(id.map(hex).joined(separator: " ")), an HMC5883L answers 'H43')")
-                unverified.append(.hmc5883l)
+        for (kind, probe) in probeMagnetometers(&bus, imu: d.imu) {
+            d.findings += probe.findings
+            d.notes += probe.notes
+            switch probe.answer {
+            case .identified: candidates.append(kind)
+            case .unidentified: unverified.append(kind)
+            case .silent, .other: break
             }
         }
         switch request.magnetometer {
@@ -242,28 +213,5 @@ public enum BoardDetector {
                 d.failure = .magnetometerMissing(bus: bus.name, detail: "the config pins the \(k.rawValue) but no \(k.displayName) answered with its ID at \(hex(k.address))" + (candidates.isEmpty ? "" : "; found: \(candidates.map(\.rawValue).joined(separator: ", ")) (set i2c.magnetometer to auto to use it)"))
             }
         }
-    }
-
-    /// Switches the IMU's I²C master off and its bypass on (and wakes it), so chips on its auxiliary bus answer.
-    static func openBypass<Bus: I2CBus>(_ bus: inout Bus, imu: Detection.IMU) {
-        let a = imu.address
-        if imu.kind == .icm20948 {
-            try? bus.writeRegister(address: a, register: ICM20948Register.bankSelect, value: ICM20948Value.bank0)
-            try? bus.writeRegister(address: a, register: ICM20948Register.powerManagement1, value: ICM20948Value.awakeAutoClock)
-            try? bus.writeRegister(address: a, register: ICM20948Register.userControl, value: 0x00)
-            try? bus.writeRegister(address: a, register: ICM20948Register.intPinConfig, value: ICM20948Value.bypassEnable)
-        } else {
-            try? bus.writeRegister(address: a, register: MPU9250Register.powerManagement1, value: MPU9250Bits.clockAutoPLL)
-            try? bus.writeRegister(address: a, register: MPU9250Register.userControl, value: 0x00)
-            try? bus.writeRegister(address: a, register: MPU9250Register.intPinConfig, value: MPU9250Bits.bypassEnable)
-        }
-    }
-
-    static func readBytes<Bus: I2CBus>(_ bus: inout Bus, _ address: UInt8, _ register: UInt8, _ count: Int) -> [UInt8]? {
-        var out = [UInt8](repeating: 0, count: count)
-        let ok = out.withUnsafeMutableBufferPointer { b in
-            (try? bus.readRegisters(address: address, register: register, into: b)) != nil
-        }
-        return ok ? out : nil
     }
 }

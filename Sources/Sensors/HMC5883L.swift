@@ -1,6 +1,23 @@
 import Geometry
 import Hardware
 
+// MARK: Detection (BoardDetector calls this; the driver follows)
+
+extension HMC5883L {
+    /// Reads identification A–C (0x0A–0x0C) at 0x1E ('H43' on an HMC5883L). A LIS3MDL shares the address;
+    /// its WHO_AM_I (0x0F) reads 0x3D, and it is named so the user is not told to check the wiring.
+    public static func probe(_ bus: inout Bus) -> MagnetometerProbe {
+        let h43 = HMC5883LValue.identification
+        return .compare(&bus, address: HMC5883LRegister.address, register: HMC5883LRegister.identificationA,
+                        expected: [h43.0, h43.1, h43.2], found: "0x1e: HMC5883L magnetometer (identification 'H43')") { bus, id in
+            if bus.probeBytes(HMC5883LRegister.address, 0x0F, 1) == [0x3D] {
+                return MagnetometerProbe(answer: .other, findings: ["0x1e: LIS3MDL magnetometer (WHO_AM_I 0x3d), which this build does not drive"], notes: [])
+            }
+            return .unidentified("0x1e: unknown chip (0x0a–0x0c = \(id.map(hex).joined(separator: " ")), an HMC5883L answers 'H43')")
+        }
+    }
+}
+
 // MARK: Register map (Honeywell HMC5883L, as used by the kernel's hmc5843 driver; hardware-facts §1.7)
 
 public enum HMC5883LRegister {

@@ -145,3 +145,28 @@ public struct ICM20948<Bus: I2CBus> {
         do { try bus.writeRegister(address: address, register: register, value: value) } catch { throw .bus(error) }
     }
 }
+
+// MARK: Detection
+
+extension ICM20948 {
+    /// Bank-0 register 0x00 (0xEA on an ICM-20948), nil when nothing answers. REG_BANK_SEL (0x7F) is only
+    /// written when it reads like a bank selection (0x10/0x20/0x30): on the MPU family 0x7F is an
+    /// accelerometer offset trim, never to be touched.
+    public static func probe(_ bus: inout Bus, address a: UInt8) -> UInt8? {
+        guard let first = try? bus.readRegister(address: a, register: ICM20948Register.whoAmI) else { return nil }
+        if first == ICM20948Value.whoAmI { return first }
+        guard let bank = try? bus.readRegister(address: a, register: ICM20948Register.bankSelect),
+              [0x10, 0x20, 0x30].contains(bank) else { return first }
+        guard (try? bus.writeRegister(address: a, register: ICM20948Register.bankSelect, value: ICM20948Value.bank0)) != nil else { return first }
+        return try? bus.readRegister(address: a, register: ICM20948Register.whoAmI)
+    }
+
+    /// Selects bank 0, wakes the chip, switches its I²C master off and its bypass on, so the AK09916 answers
+    /// at 0x0C. The same writes `initialize` makes.
+    public static func openBypass(_ bus: inout Bus, address a: UInt8) {
+        try? bus.writeRegister(address: a, register: ICM20948Register.bankSelect, value: ICM20948Value.bank0)
+        try? bus.writeRegister(address: a, register: ICM20948Register.powerManagement1, value: ICM20948Value.awakeAutoClock)
+        try? bus.writeRegister(address: a, register: ICM20948Register.userControl, value: 0x00)
+        try? bus.writeRegister(address: a, register: ICM20948Register.intPinConfig, value: ICM20948Value.bypassEnable)
+    }
+}

@@ -25,7 +25,30 @@ public struct IMUSettings: Sendable, Equatable {
     /// Do not insist on the datasheet identity (pinned in the config, or a known register-compatible part).
     public var acceptUnknownIdentity = false
     public init() {}
+
+    /// These settings in a driver's own configuration type (its other fields keep their defaults).
+    func driverConfiguration<C: IMUDriverConfiguration>() -> C {
+        var c = C()
+        c.sampleRateHz = sampleRateHz
+        c.gyroRange = gyroRange
+        c.accelRange = accelRange
+        c.acceptUnknownIdentity = acceptUnknownIdentity
+        return c
+    }
 }
+
+/// The fields every IMU driver's configuration shares with `IMUSettings`.
+protocol IMUDriverConfiguration {
+    init()
+    var sampleRateHz: Double { get set }
+    var gyroRange: GyroRange { get set }
+    var accelRange: AccelRange { get set }
+    var acceptUnknownIdentity: Bool { get set }
+}
+
+extension InvenSenseConfiguration: IMUDriverConfiguration {}
+extension MPU9250.Configuration: IMUDriverConfiguration {}
+extension ICM20948.Configuration: IMUDriverConfiguration {}
 
 /// One IMU driver, chosen at start-up. A switch per call instead of an existential: the loop stays generic
 /// over the bus, and nothing is boxed or dynamically dispatched per sample.
@@ -37,28 +60,10 @@ public enum IMUDevice<Bus: I2CBus> {
 
     public init(kind: IMUKind, bus: Bus, address: UInt8, settings: IMUSettings = IMUSettings()) {
         switch kind {
-        case .mpu6050, .mpu6500:
-            var c = InvenSenseConfiguration()
-            c.sampleRateHz = settings.sampleRateHz
-            c.gyroRange = settings.gyroRange
-            c.accelRange = settings.accelRange
-            c.acceptUnknownIdentity = settings.acceptUnknownIdentity
-            self = kind == .mpu6050 ? .mpu6050(MPU6050(bus: bus, address: address, configuration: c))
-                : .mpu6500(MPU6500(bus: bus, address: address, configuration: c))
-        case .mpu9250:
-            var c = MPU9250<Bus>.Configuration()
-            c.sampleRateHz = settings.sampleRateHz
-            c.gyroRange = settings.gyroRange
-            c.accelRange = settings.accelRange
-            c.acceptUnknownIdentity = settings.acceptUnknownIdentity
-            self = .mpu9250(MPU9250(bus: bus, address: address, configuration: c))
-        case .icm20948:
-            var c = ICM20948<Bus>.Configuration()
-            c.sampleRateHz = settings.sampleRateHz
-            c.gyroRange = settings.gyroRange
-            c.accelRange = settings.accelRange
-            c.acceptUnknownIdentity = settings.acceptUnknownIdentity
-            self = .icm20948(ICM20948(bus: bus, address: address, configuration: c))
+        case .mpu6050: self = .mpu6050(MPU6050(bus: bus, address: address, configuration: settings.driverConfiguration()))
+        case .mpu6500: self = .mpu6500(MPU6500(bus: bus, address: address, configuration: settings.driverConfiguration()))
+        case .mpu9250: self = .mpu9250(MPU9250(bus: bus, address: address, configuration: settings.driverConfiguration()))
+        case .icm20948: self = .icm20948(ICM20948(bus: bus, address: address, configuration: settings.driverConfiguration()))
         }
     }
 

@@ -40,7 +40,7 @@ struct InvenSensePart: Sendable {
 
 /// The register protocol shared by the MPU-6050 and MPU-6500 drivers: reset, wake, ranges, DLPF, rate,
 /// bypass, the 14-byte data block and the configuration read-back that notices a chip that was reset.
-struct InvenSenseCore<Bus: I2CBus> {
+public struct InvenSenseCore<Bus: I2CBus> {
     var bus: Bus
     let address: UInt8
     let configuration: InvenSenseConfiguration
@@ -126,4 +126,29 @@ struct InvenSenseCore<Bus: I2CBus> {
     private mutating func write(_ register: UInt8, _ value: UInt8) throws(SensorError) {
         do { try bus.writeRegister(address: address, register: register, value: value) } catch { throw .bus(error) }
     }
+}
+
+/// The MPU-6050 and MPU-6500 drivers: each is its part's facts around the shared core, which does the
+/// work, so both show the same face here once.
+public protocol InvenSenseCoreDriver {
+    associatedtype Bus: I2CBus
+    var core: InvenSenseCore<Bus> { get set }
+}
+
+extension InvenSenseCoreDriver {
+    public var bus: Bus { core.bus }
+    public var address: UInt8 { core.address }
+    public var configuration: InvenSenseConfiguration { core.configuration }
+    public var whoAmI: UInt8 { core.whoAmI }
+    public var chipName: String { core.chipName }
+
+    public mutating func initialize(delay: (Double) -> Void, reset: Bool = true) throws(SensorError) {
+        try core.initialize(delay: delay, reset: reset)
+    }
+
+    /// Accelerometer, gyroscope and temperature in one 14-byte read; chip frame. Temperature by the part's
+    /// formula (MPU-6050: raw/340 + 36.53 °C; MPU-6500: raw/333.87 + 21 °C).
+    public mutating func readIMU() throws(SensorError) -> ImuSample { try core.readIMU() }
+
+    public mutating func configurationIntact() throws(SensorError) -> Bool { try core.configurationIntact() }
 }

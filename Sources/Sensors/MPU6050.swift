@@ -17,8 +17,10 @@ public enum MPU6050Value {
 /// Driver for the MPU-6050 (6-axis, no magnetometer; no ACCEL_CONFIG2, one DLPF setting for both sensors)
 /// by direct register polling. A magnetometer wired to its auxiliary bus (GY-87: HMC5883L) appears on the
 /// host bus through the bypass the driver enables.
-public struct MPU6050<Bus: I2CBus> {
-    var core: InvenSenseCore<Bus>
+public struct MPU6050<Bus: I2CBus>: InvenSenseCoreDriver {
+    /// The shared register protocol, with this part's facts (its bus, address, identity and read-out come
+    /// through `InvenSenseCoreDriver`).
+    public var core: InvenSenseCore<Bus>
 
     public static var part: InvenSensePartInfo {
         InvenSensePartInfo(identities: [MPU6050Value.whoAmI: "MPU-6050"], expected: "0x68 (MPU-6050)")
@@ -30,25 +32,18 @@ public struct MPU6050<Bus: I2CBus> {
             temperatureSensitivity: MPU6050Value.temperatureSensitivity,
             temperatureOffset: MPU6050Value.temperatureOffset))
     }
-
-    public var bus: Bus { core.bus }
-    public var address: UInt8 { core.address }
-    public var configuration: InvenSenseConfiguration { core.configuration }
-    public var whoAmI: UInt8 { core.whoAmI }
-    public var chipName: String { core.chipName }
-
-    public mutating func initialize(delay: (Double) -> Void, reset: Bool = true) throws(SensorError) {
-        try core.initialize(delay: delay, reset: reset)
-    }
-
-    /// Accelerometer, gyroscope and temperature (raw/340 + 36.53 °C) in one 14-byte read; chip frame.
-    public mutating func readIMU() throws(SensorError) -> ImuSample { try core.readIMU() }
-
-    public mutating func configurationIntact() throws(SensorError) -> Bool { try core.configurationIntact() }
 }
 
 /// Identity values a driver accepts, for detection and messages.
 public struct InvenSensePartInfo: Sendable {
     public var identities: [UInt8: String]
     public var expected: String
+}
+
+// MARK: Detection
+
+extension MPU6050 {
+    /// The name detection prints for a WHO_AM_I (0x75) value that means this chip, nil for any other. The
+    /// MPU-9150's accel/gyro die answers the same 0x68.
+    public static func probe(whoAmI: UInt8) -> String? { whoAmI == MPU6050Value.whoAmI ? "MPU-6050 (or MPU-9150)" : nil }
 }

@@ -21,8 +21,10 @@ public enum MPU6500Value {
 
 /// Driver for the MPU-6500 (6-axis; separate accelerometer DLPF in ACCEL_CONFIG2) by direct register
 /// polling. Also the driver for "MPU-9250" boards that answer 0x70 and have no magnetometer.
-public struct MPU6500<Bus: I2CBus> {
-    var core: InvenSenseCore<Bus>
+public struct MPU6500<Bus: I2CBus>: InvenSenseCoreDriver {
+    /// The shared register protocol, with this part's facts (its bus, address, identity and read-out come
+    /// through `InvenSenseCoreDriver`).
+    public var core: InvenSenseCore<Bus>
 
     public static var part: InvenSensePartInfo {
         InvenSensePartInfo(identities: [MPU6500Value.whoAmI: "MPU-6500"], expected: "0x70 (MPU-6500)")
@@ -38,19 +40,14 @@ public struct MPU6500<Bus: I2CBus> {
             temperatureSensitivity: MPU6500Value.temperatureSensitivity,
             temperatureOffset: MPU6500Value.temperatureOffset))
     }
+}
 
-    public var bus: Bus { core.bus }
-    public var address: UInt8 { core.address }
-    public var configuration: InvenSenseConfiguration { core.configuration }
-    public var whoAmI: UInt8 { core.whoAmI }
-    public var chipName: String { core.chipName }
+// MARK: Detection
 
-    public mutating func initialize(delay: (Double) -> Void, reset: Bool = true) throws(SensorError) {
-        try core.initialize(delay: delay, reset: reset)
-    }
+extension MPU6500 {
+    /// The name detection prints for a WHO_AM_I (0x75) value that means this chip, nil for any other.
+    public static func probe(whoAmI: UInt8) -> String? { whoAmI == MPU6500Value.whoAmI ? "MPU-6500" : nil }
 
-    /// Accelerometer, gyroscope and temperature (raw/333.87 + 21 °C) in one 14-byte read; chip frame.
-    public mutating func readIMU() throws(SensorError) -> ImuSample { try core.readIMU() }
-
-    public mutating func configurationIntact() throws(SensorError) -> Bool { try core.configurationIntact() }
+    /// The name of a register-compatible part (`MPU6500Value.compatibleIdentities`) this driver reads too.
+    public static func probeCompatible(whoAmI: UInt8) -> String? { MPU6500Value.compatibleIdentities[whoAmI] }
 }

@@ -108,3 +108,25 @@ public struct MPU9250<Bus: I2CBus> {
         do { try bus.writeRegister(address: address, register: register, value: value) } catch { throw .bus(error) }
     }
 }
+
+// MARK: Detection
+
+extension MPU9250 {
+    /// The name detection prints for a WHO_AM_I (0x75) value that means this chip (0x71 MPU-9250, 0x73
+    /// MPU-9255), nil for any other.
+    public static func probe(whoAmI: UInt8) -> String? { knownWhoAmI[whoAmI] }
+
+    /// Reads WHO_AM_I (0x75), the identity register of the whole MPU family: one read serves the MPU-6050,
+    /// MPU-6500 and MPU-9250 probes.
+    public static func readWhoAmI(_ bus: inout Bus, address: UInt8) throws(I2CError) -> UInt8 {
+        try bus.readRegister(address: address, register: MPU9250Register.whoAmI)
+    }
+
+    /// Wakes the chip, switches its I²C master off and its bypass on, so chips on its auxiliary bus answer
+    /// on the host bus. The MPU-6050 and MPU-6500 share these registers. The same writes `initialize` makes.
+    public static func openBypass(_ bus: inout Bus, address a: UInt8) {
+        try? bus.writeRegister(address: a, register: MPU9250Register.powerManagement1, value: MPU9250Bits.clockAutoPLL)
+        try? bus.writeRegister(address: a, register: MPU9250Register.userControl, value: 0x00)
+        try? bus.writeRegister(address: a, register: MPU9250Register.intPinConfig, value: MPU9250Bits.bypassEnable)
+    }
+}

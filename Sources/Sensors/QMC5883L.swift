@@ -1,6 +1,18 @@
 import Geometry
 import Hardware
 
+// MARK: Detection (BoardDetector calls this; the driver follows)
+
+extension QMC5883L {
+    /// Reads the chip-ID register 0x0D at 0x0D (0xFF on a QMC5883L).
+    public static func probe(_ bus: inout Bus) -> MagnetometerProbe {
+        .compare(&bus, address: QMC5883LRegister.address, register: QMC5883LRegister.chipID, expected: [QMC5883LValue.chipID],
+                 found: "0x0d: QMC5883L magnetometer (chip ID 0xff)") { _, id in
+            .unidentified("0x0d: unknown chip (register 0x0d = \(hex(id[0])), a QMC5883L answers 0xff)")
+        }
+    }
+}
+
 // MARK: Register map (QST QMC5883L, as used by the kernel's qmc5883l.c; hardware-facts §1.7)
 
 public enum QMC5883LRegister {

@@ -33,21 +33,22 @@ public struct SimulatedLoopReport: Sendable {
 }
 
 public enum SimulatedLoop {
-    /// A board and a loop on it, started (sensors initialised), ready to `run`.
+    /// A session on the board, started (sensors initialised), ready to `run`: the same session `run` sets up
+    /// on real hardware.
+    public static func makeSession<C: MonotonicClock>(
+        board: SimulatedBoard, clock: C, options: SimulatedLoopOptions
+    ) throws(SensorError) -> TrackerSession<SimulatedI2CBus, RecordingOutputLines, C> {
+        var session = try TrackerSession(bus: board.bus, lines: board.leds, clock: clock, config: options.config,
+                                         readout: options.readout)
+        try session.start()
+        return session
+    }
+
+    /// The started session's loop, for callers that drive it themselves (bench).
     public static func make<C: MonotonicClock>(
         board: SimulatedBoard, clock: C, options: SimulatedLoopOptions
     ) throws(SensorError) -> TrackerLoop<SimulatedI2CBus, RecordingOutputLines, C> {
-        // The same detection `run` does on real hardware.
-        let config = options.config
-        var bus = board.bus
-        let driver = try BoardDetector.detect(&bus, request: config.detectionRequest)
-            .makeBoard(bus: bus, settings: config.imuSettings, magnetometerMount: config.magnetometerMount,
-                       screen: config.screenSettings)
-        var loop = TrackerLoop(driver: driver, lines: board.leds, clock: clock,
-                               pipeline: Pipeline(settings: options.config.pipelineSettings), rates: options.config.rates)
-        loop.readout = options.readout
-        try loop.start()
-        return loop
+        try makeSession(board: board, clock: clock, options: options).loop
     }
 
     public static func board(_ options: SimulatedLoopOptions, busTime: Bool) -> SimulatedBoard {
@@ -59,34 +60,41 @@ public enum SimulatedLoop {
 
     /// As fast as possible: the simulation clock jumps from deadline to deadline (plus the bus time of each
     /// transfer when `busClockHz` is set, so a loop that cannot keep its rate on a real bus overruns here too).
+    /// `stopSignals`, `thread` and `say` as in `TrackerSession.run` (`run --simulated` uses them).
     public static func runFullSpeed(_ options: SimulatedLoopOptions, duration: Double,
+                                    stopSignals: Bool = false, thread: LoopThread? = nil, say: (ServiceLine) -> Void = { _ in },
                                     shouldStop: () -> Bool = { false },
                                     observer: (LoopEvent, Pipeline) -> Void = { _, _ in }) throws(SensorError) -> SimulatedLoopReport {
         let b = board(options, busTime: true)
-        var loop = try make(board: b, clock: b.clock, options: options)
-        return run(&loop, duration: duration, simulation: b.clock, shouldStop: shouldStop, observer: observer)
+        var session = try makeSession(board: b, clock: b.clock, options: options)
+        return run(&session, duration: duration, simulation: b.clock, stopSignals: stopSignals, thread: thread, say: say,
+                   shouldStop: shouldStop, observer: observer)
     }
 
     /// Paced by CLOCK_MONOTONIC: the loop sleeps to real deadlines, so its wake-up lateness is real.
     public static func runPaced(_ options: SimulatedLoopOptions, duration: Double,
+                                stopSignals: Bool = false, thread: LoopThread? = nil, say: (ServiceLine) -> Void = { _ in },
                                 shouldStop: () -> Bool = { false },
                                 observer: (LoopEvent, Pipeline) -> Void = { _, _ in }) throws(SensorError) -> SimulatedLoopReport {
         let b = board(options, busTime: false)
-        var loop = try make(board: b, clock: PacedClock(driving: b.clock), options: options)
-        return run(&loop, duration: duration, simulation: b.clock, shouldStop: shouldStop, observer: observer)
+        var session = try makeSession(board: b, clock: PacedClock(driving: b.clock), options: options)
+        return run(&session, duration: duration, simulation: b.clock, stopSignals: stopSignals, thread: thread, say: say,
+                   shouldStop: shouldStop, observer: observer)
     }
 
-    static func run<C: MonotonicClock>(_ loop: inout TrackerLoop<SimulatedI2CBus, RecordingOutputLines, C>, duration: Double,
-                                       simulation: VirtualClock, shouldStop: () -> Bool,
+    static func run<C: MonotonicClock>(_ session: inout TrackerSession<SimulatedI2CBus, RecordingOutputLines, C>, duration: Double,
+                                       simulation: VirtualClock, stopSignals: Bool, thread: LoopThread?,
+                                       say: (ServiceLine) -> Void, shouldStop: () -> Bool,
                                        observer: (LoopEvent, Pipeline) -> Void) -> SimulatedLoopReport {
+        thread?.enter(say: say)  // before the real time starts counting
         var report = SimulatedLoopReport()
         let simulatedStart = simulation.seconds
         let realStart = StageClock.now()
-        loop.run(duration: duration, shouldStop: shouldStop) { event, pipeline in
+        session.run(duration: duration, stopSignals: stopSignals, shouldStop: shouldStop) { event, pipeline in
             if case .gesture = event { report.gestures += 1 }
             observer(event, pipeline)
         }
-        loop.ledsOff()
+        let loop = session.loop
         report.realSeconds = Double(StageClock.now() - realStart) * 1e-9
         report.simulatedSeconds = simulation.seconds - simulatedStart
         report.imuSamples = loop.imuSamples

@@ -26,6 +26,8 @@ public struct SimulatedRun {
     /// When set, the loop runs exactly this long (s of samples, counted from the first sample after the
     /// sensors came up) instead of the script plus `tail` (`record --simulated --duration`).
     public var loopDuration: Double? = nil
+    /// End on SIGINT/SIGTERM too (`record --simulated`); off for the demo and in tests.
+    public var stopSignals = false
 
     public init(script: MotionScript = .demoStory, config: Config = Config()) {
         self.script = script
@@ -38,17 +40,13 @@ public struct SimulatedRun {
                     observer: (LoopEvent, Pipeline) -> Void = { _, _ in }) throws(SensorError) -> Result {
         let board = SimulatedBoard(motion: script, sensor: sensor, speed: speed)
         prepare(board)
-        // The same detection `run` does on real hardware.
-        var bus = board.bus
-        let driver = try BoardDetector.detect(&bus, request: config.detectionRequest)
-            .makeBoard(bus: bus, settings: config.imuSettings, magnetometerMount: config.magnetometerMount,
-                           screen: config.screenSettings)
-        var loop = TrackerLoop(driver: driver, lines: board.leds, clock: board.clock,
-                               pipeline: Pipeline(settings: config.pipelineSettings), rates: config.rates)
-        try loop.start()
+        // The same session `run` sets up on real hardware.
+        var session = try TrackerSession(bus: board.bus, lines: board.leds, clock: board.clock, config: config)
+        try session.start()
         var result = Result(check: ScriptedGestureCheck(script: script), board: board)
         let start = board.clock.seconds
-        loop.run(duration: loopDuration ?? (script.duration + tail - start), shouldStop: shouldStop) { event, pipeline in
+        session.run(duration: loopDuration ?? (script.duration + tail - start), stopSignals: stopSignals,
+                    shouldStop: shouldStop) { event, pipeline in
             switch event {
             case let .gesture(t, e): result.detections.append((t + start, e))
             case .reinitialized: result.reinitializations += 1
@@ -56,9 +54,8 @@ public struct SimulatedRun {
             }
             observer(event, pipeline)
         }
-        loop.ledsOff()
-        result.faults = loop.faults
-        result.imuSamples = loop.imuSamples
+        result.faults = session.loop.faults
+        result.imuSamples = session.loop.imuSamples
         result.check.score(result.detections)
         return result
     }

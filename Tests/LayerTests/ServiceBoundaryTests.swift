@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// Issue 12's rules for where the service lives, read from Sources as text: the loop is built in one place
+/// (the session), and the C shims are called only from the layers that wrap them, so the command line cannot
+/// grow a second service loop or its own signal handling again (it had five loops and four signal users).
+@Suite struct ServiceBoundaryTests {
+    /// Code lines (comments dropped) of every Sources file, with the file's path relative to Sources.
+    static func codeLines() throws -> [(path: String, line: String)] {
+        try LayerOrderTests.sourceFiles().flatMap { file in
+            file.text.split(separator: "\n", omittingEmptySubsequences: false).compactMap { raw -> (String, String)? in
+                let line = raw.trimmingCharacters(in: .whitespaces)
+                return line.hasPrefix("//") ? nil : (file.path, line)
+            }
+        }
+    }
+
+    /// Files that construct a `TrackerLoop(`.
+    static func loopConstructions(_ lines: [(path: String, line: String)]) -> [String] {
+        lines.filter { $0.line.contains("TrackerLoop(") }.map(\.path)
+    }
+
+    /// Calls of a C function `ht_…(` outside the modules allowed to make them: Hardware and Runtime wrap the
+    /// daemon's shims; Evaluation is the lab's, and the only caller of the lab-only C (bench, malloc counter).
+    static func shimCallsOutside(_ lines: [(path: String, line: String)]) -> [String] {
+        let allowed = ["Hardware/", "Runtime/", "Evaluation/"]
+        return lines.filter { entry in
+            !allowed.contains { entry.path.hasPrefix($0) }
+                && entry.line.range(of: #"(^|[^A-Za-z0-9_])ht_[a-z0-9_]+\("#, options: .regularExpression) != nil
+        }.map { "\($0.path): \($0.line)" }
+    }
+
+    @Test func theLoopIsBuiltOnlyByTheSession() throws {
+        #expect(Self.loopConstructions(try Self.codeLines()) == ["Runtime/TrackerSession.swift"])
+    }
+
+    @Test func cShimsAreCalledOnlyBelowTheCommandLine() throws {
+        let calls = Self.shimCallsOutside(try Self.codeLines())
+        #expect(calls.isEmpty, "\(calls.joined(separator: "\n"))")
+    }
+
+    // The checks must be able to fail.
+
+    @Test func aSecondConstructionIsSeen() {
+        let lines = [("Runtime/TrackerSession.swift", "loop = TrackerLoop(driver: b)"),
+                     ("Commands/RunCommand.swift", "var loop = TrackerLoop(driver: d, lines: l)"),
+                     ("Commands/RunCommand.swift", "// TrackerLoop( in a comment is fine")]
+        #expect(Self.loopConstructions(lines.filter { !$0.1.hasPrefix("//") }.map { (path: $0.0, line: $0.1) })
+                == ["Runtime/TrackerSession.swift", "Commands/RunCommand.swift"])
+    }
+
+    @Test func aSignalCallInTheCommandLineIsSeen() {
+        let lines = [(path: "Commands/RunCommand.swift", line: "ht_install_stop_handlers()"),
+                     (path: "Commands/RunCommand.swift", line: "shouldStop: { ht_stop_requested() != 0 }"),
+                     (path: "Hardware/StopSignals.swift", line: "ht_install_stop_handlers()"),
+                     (path: "Commands/X.swift", line: "let what_ht_x = 1")]
+        #expect(Self.shimCallsOutside(lines).count == 2)
+    }
+}
