@@ -9,7 +9,7 @@ struct DemoCommand: Command {
     static let summary = "run the full pipeline on a simulated board through a ~20 s scripted story"
     static let extraExitStatuses: [(status: Int32, meaning: String)] = [(1, "a scripted gesture was missed or invented")]
     static let help = """
-        usage: headtrack demo [--speed N] [--plot OUT.svg]
+        usage: headtrack demo [--speed N] [--plot OUT.svg] [--socket PATH]
 
         Runs the real driver, fusion, gesture detector, heading smoother and LED logic against a simulated
         MPU-9250 + AK8963 on a simulated I²C bus. The story: look around, face north, nod, shake, turn around.
@@ -21,11 +21,14 @@ struct DemoCommand: Command {
           --speed N       run N× faster than real time (default 1 in a terminal, as fast as possible otherwise;
                           0 = as fast as possible)
           --plot OUT.svg  also draw what happened as an SVG picture
+          --socket PATH   serve the event stream (README "Event stream") on this socket while the story runs,
+                          e.g. for `headtrack watch --socket PATH` or your own app
         """
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
         let speedOption = try arguments.double("speed", in: 0...Limits.maxSpeed, what: "0 (as fast as possible) or a speed up to \(Int(Limits.maxSpeed))× real time")
         let plotPath = try arguments.outputPath("plot")
+        let socket = try arguments.option("socket")
         try arguments.finish()
         let live = Console.isTerminal
         var demo = SimulatedRun()
@@ -35,12 +38,17 @@ struct DemoCommand: Command {
         }
         demo.speed = speed > 0 ? speed : nil
         let script = demo.script
+        let stream = try StreamSetup.open(explicit: socket, config: demo.config, byDefault: false,
+                                          hello: StreamHello(imu: "MPU-9250 (simulated)", magnetometer: "AK8963",
+                                                             rates: demo.config.rates, stateHz: demo.config.streamStateHz))
+        defer { stream?.stop() }
         Console.out("headtrack demo: simulated MPU-9250 + AK8963, \(fixed(script.duration, 0)) s story"
             + (demo.speed.map { " at \(fixed($0, 1))× real time" } ?? " as fast as possible"))
         var lastEvent = ""
         var lastPrinted = -1.0
         var recorder = PlotRecorder()
         let result = try demo.run(observer: { event, pipeline in
+            stream?.handle(event, pipeline)
             switch event {
             case let .gesture(t, e):
                 lastEvent = "\(e.rawValue.uppercased()) at \(fixed(t, 1)) s"

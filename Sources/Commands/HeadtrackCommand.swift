@@ -13,6 +13,7 @@ public enum HeadtrackCommand {
         [
             DemoCommand.self,
             RunCommand.self,
+            WatchCommand.self,
             ProbeCommand.self,
             RecordCommand.self,
             ReplayCommand.self,

@@ -7,7 +7,7 @@ struct ProbeCommand: Command {
     static let name = "probe"
     static let summary = "scan the I²C bus, identify the IMU and magnetometer, say what `run` will use"
     static let help = """
-        usage: headtrack probe [--i2c DEV] [--config FILE]
+        usage: headtrack probe [--i2c DEV] [--config FILE] [--json]
 
         Reads identity registers: WHO_AM_I (0x75) at 0x68/0x69 for the MPU-6050/6500/9250/9255, bank-0
         register 0x00 for the ICM-20948; then, with the IMU's bypass switched on, the magnetometer in its
@@ -21,6 +21,8 @@ struct ProbeCommand: Command {
           --i2c DEV       I²C bus device (default from the config, else /dev/i2c-1)
           --config FILE   JSON config whose i2c.imu, i2c.imuAddress and i2c.magnetometer apply
                           (default /etc/headtrack/config.json when it exists)
+          --json          print one JSON object instead (bus, imu {chip, address, identity}, magnetometer
+                          {chip, address, in_package}, findings, notes, usage, ok, error); same exit status
 
         example output:
           0x68: MPU-9250 (WHO_AM_I 0x71)
@@ -31,15 +33,34 @@ struct ProbeCommand: Command {
     static func run(_ arguments: inout Arguments) throws -> Int32 {
         var config = try HardwareSession.loadConfig(try arguments.option("config"))
         if let d = try arguments.option("i2c") { config.i2cDevice = d }
+        let json = arguments.flag("json")
         try arguments.finish()
         var bus = try HardwareSession.openBus(config.i2cDevice)
-        Console.out("probing \(config.i2cDevice)")
         let detection = BoardDetector.detect(&bus, request: config.detectionRequest)
+        if json {
+            Console.out(report(detection, bus: config.i2cDevice))
+            return detection.failure == nil ? 0 : 1
+        }
+        Console.out("probing \(config.i2cDevice)")
         if detection.findings.isEmpty { Console.out("  nothing answered at 0x68, 0x69, 0x0c, 0x0d or 0x1e") }
         for f in detection.findings { Console.out("  " + f) }
         for n in detection.notes { Console.out("  note: " + n) }
         if let failure = detection.failure { throw CommandError(failure.description) }
         Console.out("pipeline will use: \(detection.usage)")
         return 0
+    }
+
+    /// The findings as one JSON object, for scripts (addresses as numbers; `hex` strings would need parsing).
+    static func report(_ d: Detection, bus: String) -> String {
+        func list(_ items: [String]) -> String { "[" + items.map(JSONValue.quoted).joined(separator: ",") + "]" }
+        let imu = d.imu.map {
+            "{\"chip\":\(JSONValue.quoted($0.kind.displayName)),\"address\":\($0.address),\"identity\":\($0.identity)}"
+        } ?? "null"
+        let mag = d.magnetometer.map {
+            "{\"chip\":\(JSONValue.quoted($0.kind.displayName)),\"address\":\($0.kind.address),\"in_package\":\($0.kind.isInPackage)}"
+        } ?? "null"
+        return "{\"bus\":\(JSONValue.quoted(bus)),\"imu\":\(imu),\"magnetometer\":\(mag),\"findings\":\(list(d.findings)),"
+            + "\"notes\":\(list(d.notes)),\"usage\":\(JSONValue.quoted(d.usage)),\"ok\":\(d.failure == nil),"
+            + "\"error\":\(d.failure.map { JSONValue.quoted($0.description) } ?? "null")}"
     }
 }

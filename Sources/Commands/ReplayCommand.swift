@@ -1,6 +1,7 @@
 import Fusion
 import Geometry
 import Gestures
+import Hardware
 import Runtime
 import Sensors
 
@@ -10,7 +11,7 @@ struct ReplayCommand: Command {
     static let summary = "run the pipeline over a recorded trace; write events, attitude and a plot"
     static let help = """
         usage: headtrack replay TRACE [--mount F,L,U] [--calibration FILE] [--events OUT.csv] [--attitude OUT.csv]
-                                [--plot OUT.svg]
+                                [--plot OUT.svg] [--json] [--stream [--socket PATH]]
 
         Runs fusion, heading smoothing and gesture detection over an imu-trace v1 file with its own
         timestamps, as fast as possible, and prints the detected gestures. TRACE `-` reads standard input;
@@ -28,6 +29,11 @@ struct ReplayCommand: Command {
           --attitude FILE   write t,qw,qx,qy,qz,heading_deg,smoothed_heading_deg per sample; the quaternion
                             rotates sensor-frame vectors into ENU, like the trace truth columns
           --plot FILE       draw heading, attitude, rates, gestures and LEDs as an SVG picture
+          --json            print only a JSON summary: {"trace", "samples", "gestures": {kind: count},
+                            "events": [{"t", "gesture"}]}
+          --stream          serve the event stream while replaying, paced at the trace's own time (so an app
+                            can be developed against a recording); socket /run/headtrack/events.sock
+          --socket PATH     the stream's socket (implies --stream)
         """
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
@@ -39,6 +45,9 @@ struct ReplayCommand: Command {
         let eventsPath = try arguments.outputPath("events", allowStandardOutput: true)
         let attitudePath = try arguments.outputPath("attitude", allowStandardOutput: true)
         let plotPath = try arguments.outputPath("plot")
+        let json = arguments.flag("json")
+        let socket = try arguments.option("socket")
+        let streaming = arguments.flag("stream") || socket != nil
         let paths = try arguments.positionals()
         guard paths.count == 1 else {
             throw CommandError(paths.isEmpty ? "give one trace file (see headtrack replay --help)" : "give exactly one trace file", status: 2)
@@ -50,6 +59,9 @@ struct ReplayCommand: Command {
         if eventsPath == "-" && attitudePath == "-" {
             throw CommandError("only one of --events and --attitude can go to standard output", status: 2)
         }
+        if json && (eventsPath == "-" || attitudePath == "-") {
+            throw CommandError("--json prints the summary on standard output: write --events/--attitude to a file", status: 2)
+        }
         // With a table on stdout, what people read goes to stderr so the table stays clean for a pipe.
         let tableOnStandardOutput = eventsPath == "-" || attitudePath == "-"
         let say = { (line: String) in tableOnStandardOutput ? Console.err(line) : Console.out(line) }
@@ -59,18 +71,32 @@ struct ReplayCommand: Command {
         try attitude?.write("t,qw,qx,qy,qz,heading_deg,smoothed_heading_deg\n")
         let sensorToHead = Quaternion(rotationRows: settings.mount.forward, settings.mount.left, settings.mount.up)
         var counts: [String: Int] = [:]
+        var detected: [(t: Double, event: GestureEvent)] = []
+        var pendingStreamGesture: (t: Double, event: GestureEvent)? = nil
         var recorder = PlotRecorder()
         var failure: Error? = nil
+        let stream = streaming ? try openStream(trace, socket: socket) : nil
+        defer { stream?.stop() }
+        var pacer = LinuxMonotonicClock()
+        let realStart = pacer.now()
+        let traceStart = trace.records.first?.t ?? 0
         Replay.run(trace, settings: settings) { event in
             guard failure == nil else { return }
             do {
                 switch event {
                 case let .gesture(t, e):
                     counts[e.rawValue, default: 0] += 1
-                    say("t=\(fixed(t, 2))s \(e.rawValue)")
+                    detected.append((t, e))
+                    pendingStreamGesture = (t, e)  // published with its start and count at this sample's .sample
+                    if !json { say("t=\(fixed(t, 2))s \(e.rawValue)") }
                     try events?.write("\(fixed(t, 4)),\(e.rawValue)\n")
                     recorder.gesture(t: t, event: e)
                 case let .sample(_, t, pipeline):
+                    if let g = pendingStreamGesture {
+                        pendingStreamGesture = nil
+                        let d = pipeline.streamDetails(of: g.event, at: g.t)
+                        stream?.gesture(g.event, t: g.t, start: d.start, count: d.count)
+                    }
                     guard let file = attitude, pipeline.filter.isInitialized else { return }
                     let q = pipeline.attitude * sensorToHead
                     let h = pipeline.heading
@@ -79,6 +105,11 @@ struct ReplayCommand: Command {
                         + "\(h.isValid ? fixed(h.degrees, 3) : ""),\(d.hasValue ? fixed(d.degrees, 3) : "")\n")
                 case let .display(t, leds, pipeline):
                     recorder.display(t: t, leds: leds, pipeline: pipeline)
+                    if let stream {
+                        // Paced: each display tick waits for its moment of trace time on the real clock.
+                        pacer.sleep(until: realStart + Nanoseconds(max(0, t - traceStart) * 1e9))
+                        stream.display(t: t, leds: leds, pipeline: pipeline)
+                    }
                 }
             } catch { failure = error }
         }
@@ -86,10 +117,14 @@ struct ReplayCommand: Command {
         try events?.close()
         try attitude?.close()
         let summary = GestureEvent.allCases.compactMap { e in counts[e.rawValue].map { "\(e.rawValue) \($0)" } }
-        say("\(trace.records.count) samples; gestures: \(summary.isEmpty ? "none" : summary.joined(separator: ", "))")
+        if json {
+            Console.out(jsonSummary(trace: paths[0], samples: trace.records.count, counts: counts, events: detected))
+        } else {
+            say("\(trace.records.count) samples; gestures: \(summary.isEmpty ? "none" : summary.joined(separator: ", "))")
+        }
         if let p = plotPath {
             try recorder.write(to: p, title: "headtrack replay \(paths[0])", truth: PlotRecorder.truthBeside(trace: paths[0]))
-            say("plot written to \(p)")
+            if json { Console.err("plot written to \(p)") } else { say("plot written to \(p)") }
         }
         return 0
     }
@@ -98,6 +133,25 @@ struct ReplayCommand: Command {
         do { return path == "-" ? try BufferedFileWriter(standardOutput: ()) : try BufferedFileWriter(path: path) } catch {
             throw CommandError(error.description)
         }
+    }
+
+    /// The summary for scripts: every gesture kind with its count (0 included), and each detection.
+    static func jsonSummary(trace: String, samples: Int, counts: [String: Int],
+                            events: [(t: Double, event: GestureEvent)]) -> String {
+        let kinds = GestureEvent.allCases.map { "\(JSONValue.quoted($0.rawValue)):\(counts[$0.rawValue] ?? 0)" }
+        let list = events.map { "{\"t\":\(fixed($0.t, 4)),\"gesture\":\(JSONValue.quoted($0.event.rawValue))}" }
+        return "{\"trace\":\(JSONValue.quoted(trace)),\"samples\":\(samples),\"gestures\":{\(kinds.joined(separator: ","))},"
+            + "\"events\":[\(list.joined(separator: ","))]}"
+    }
+
+    static func openStream(_ trace: Trace, socket: String?) throws -> EventStream? {
+        var rates = LoopRates()
+        if let first = trace.records.first, let last = trace.records.last, last.t > first.t, trace.records.count > 1 {
+            rates.imuHz = Double(trace.records.count - 1) / (last.t - first.t)
+        }
+        let hasMag = trace.records.contains { $0.mag != nil }
+        let hello = StreamHello(imu: "recorded trace", magnetometer: hasMag ? "recorded" : nil, rates: rates, stateHz: 60)
+        return try StreamSetup.open(explicit: socket ?? EventStream.defaultSocketPath, config: Config(), byDefault: true, hello: hello)
     }
 }
 

@@ -8,12 +8,14 @@ struct RunCommand: Command {
     static let summary = "track the head on real hardware and drive the LEDs (until Ctrl-C / SIGTERM)"
     static let help = """
         usage: headtrack run [--i2c DEV] [--gpio-chip CHIP] [--config FILE] [--duration S] [--quiet]
-                             [--fifo] [--imu-hz HZ] [--realtime [--cpu N] [--priority P]]
+                             [--fifo] [--imu-hz HZ] [--realtime [--cpu N] [--priority P]] [--socket PATH]
                headtrack run --simulated [--speed N] [--duration S] [--fifo] [--imu-hz HZ] [--realtime ...]
+                                         [--config FILE] [--socket PATH]
 
         Reads the IMU and magnetometer over I²C, fuses attitude and heading, detects gestures and drives the
         LEDs through the GPIO character device. SIGINT or SIGTERM end it cleanly with every LED off.
-        A fault summary is logged every minute and at exit.
+        A fault summary is logged every minute and at exit. Gestures, heading and faults are served to local
+        apps as JSON lines on a Unix socket (the README's "Event stream"; `headtrack watch` shows them).
 
         options:
           --i2c DEV         I²C bus device (default from the config, else /dev/i2c-1)
@@ -28,6 +30,8 @@ struct RunCommand: Command {
                             refuses, one warning line and normal scheduling
           --cpu N           with --realtime: pin the loop thread to CPU N
           --priority P      with --realtime: SCHED_FIFO priority 1...99 (default 50)
+          --socket PATH     event stream socket (default: the config's stream.socket, else
+                            /run/headtrack/events.sock; with --simulated only when given or configured)
           --simulated       run the loop on the simulated board (demo story) instead of hardware; prints
                             the loop's stage timing at the end
           --speed N         with --simulated: 1 = paced by the real clock (default), 0 = as fast as possible
@@ -48,11 +52,12 @@ struct RunCommand: Command {
             config.rates.imuHz = hz
         }
         let realtime = try RealtimeOptions.parse(&arguments)
+        let socket = try arguments.option("socket")
         if arguments.flag("simulated") {
             let speed = try arguments.double("speed") ?? 1
             try arguments.finish()
             return try SimulatedRunMode.run(config: config, readout: readout, speed: speed, duration: duration,
-                                            quiet: quiet, realtime: realtime)
+                                            quiet: quiet, realtime: realtime, socket: socket)
         }
         try arguments.finish()
 
@@ -60,24 +65,35 @@ struct RunCommand: Command {
             config: config, readout: readout, report: { if !quiet { Console.out($0) } },
             lines: { () throws(SessionError) in try HardwareSession.openLines(config) },
             calibration: { HardwareSession.loadCalibration(config.calibrationFile, warn: { Console.err($0) }) })
+        // Before the sensors start: a socket the user named that cannot be opened stops here, LEDs untouched.
+        let stream = try StreamSetup.open(explicit: socket, config: config, byDefault: true,
+                                          hello: StreamHello(board: session.loop.driver, rates: config.rates,
+                                                             stateHz: config.streamStateHz))
+        defer { stream?.stop() }
         let lines = session.loop.lines
         do { try session.start() } catch { throw CommandError(error.description) }
         let chip = session.loop.driver.chipName
         Console.out("headtrack: \(chip) on \(config.i2cDevice)"
             + ", LEDs on \(lines.chipPath) (\(lines.chipLabel)) lines \(config.ledLines.map(String.init).joined(separator: ","))")
-        session.serve(duration: duration, thread: LoopThread(realtime: realtime), status: "tracking with \(chip)", say: Console.say) { event, _ in
+        var status = ServiceStatus(device: chip)
+        let notifying = SystemdNotify.available
+        session.serve(duration: duration, thread: LoopThread(realtime: realtime), status: status.text, say: Log.say) { event, pipeline in
+            stream?.handle(event, pipeline)
+            if notifying, let text = status.handle(event) { SystemdNotify.send("STATUS=" + text) }
             switch event {
             case let .gesture(t, e):
-                if !quiet { Console.out("t=\(fixed(t, 2))s gesture: \(e.rawValue)") }
+                if !quiet { Log.info("t=\(fixed(t, 2))s gesture: \(e.rawValue)") }
             case let .fault(t, error):
-                Console.err("t=\(fixed(t, 2))s fault: \(error)")
+                Log.warning("t=\(fixed(t, 2))s fault: \(error)")
             case let .reinitialized(t):
-                Console.err("t=\(fixed(t, 2))s a sensor had lost its configuration (power glitch?): re-initialised")
+                Log.warning("t=\(fixed(t, 2))s a sensor had lost its configuration (power glitch?): re-initialised")
             case .imu, .display:
                 break
             }
         }
+        stream?.stop()
         Console.out(session.stoppedLine)
+        if let s = stream { Log.info("  " + StreamSetup.summary(s)) }
         if !quiet { for line in session.loop.timing.summaryLines { Console.out("  " + line) } }
         return 0
     }

@@ -33,6 +33,10 @@ public struct Config: Sendable, Equatable {
     public var mountGiven = false
     public var cooldown = 0.5
     public var calibrationFile = "/var/lib/headtrack/calibration.json"
+    /// `stream.socket`: where `run` serves the event stream; nil = `EventStream.defaultSocketPath`, "" = off.
+    public var streamSocket: String? = nil
+    /// `stream.stateHz`: state lines per second (0 = gestures and faults only, at most the display rate).
+    public var streamStateHz = 60.0
 
     public init() {}
 
@@ -157,7 +161,7 @@ struct ConfigReader {
     mutating func read(_ root: JSONValue) throws(ConfigError) -> Config {
         var c = Config()
         let top = try object(root, at: "", allowed: ["i2c", "gpio", "rates", "mount", "magnetometerMount", "declinationDeg", "gestures",
-                                                       "calibrationFile", "board", "$schema", "comment"])
+                                                       "calibrationFile", "stream", "board", "$schema", "comment"])
         for (k, v) in top {
             switch k {
             case "i2c":
@@ -216,6 +220,14 @@ struct ConfigReader {
                     }
                 }
             case "calibrationFile": c.calibrationFile = try string(v, k)
+            case "stream":
+                for (k2, v2) in try object(v, at: "stream", allowed: ["socket", "stateHz"]) {
+                    let key = "stream." + k2
+                    switch k2 {
+                    case "socket": c.streamSocket = try string(v2, key)
+                    default: c.streamStateHz = try number(v2, key, range: 0...240)
+                    }
+                }
             default: break  // board, $schema, comment: informational
             }
         }

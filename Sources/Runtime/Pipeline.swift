@@ -31,6 +31,8 @@ public struct Pipeline: Sendable {
     public private(set) var displayed = DisplayedHeading(degrees: 0, isLive: false, hasValue: false)
     public private(set) var lastSampleTime = -Double.infinity
     public private(set) var hasMagnetometer = false
+    /// The last gesture with its start and cycle count (the event stream's `start` and `count`).
+    public private(set) var lastDetection: DetectedGesture? = nil
     /// Latest head-frame sample (for views and plots).
     public private(set) var headGyro = Vector3.zero
 
@@ -64,9 +66,11 @@ public struct Pipeline: Sendable {
         heading = compass.heading(attitude: filter.attitude,
                                   magnetometerTrusted: filter.hasHeadingReference && !filter.isMagneticallyDisturbed,
                                   hasMagnetometer: hasMagnetometer)
-        let event = detector.update(t: t, gyro: g - filter.gyroBias, accel: a, attitude: filter.attitude)
-        if let e = event { panel.show(GestureLedEvent(e), at: t) }
-        return event
+        let detection = detector.detect(t: t, gyro: g - filter.gyroBias, accel: a, attitude: filter.attitude)
+        guard let d = detection else { return nil }
+        lastDetection = d
+        panel.show(GestureLedEvent(d.event), at: t)
+        return d.event
     }
 
     /// One display tick (60 Hz): smooth the heading and compute the LED mask.

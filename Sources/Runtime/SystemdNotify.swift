@@ -35,6 +35,10 @@ public enum SystemdNotify {
         return sent == message.count
     }
 
+    /// Whether $NOTIFY_SOCKET names a socket (run by systemd with Type=notify): callers skip building
+    /// status texts otherwise.
+    public static var available: Bool { environment("NOTIFY_SOCKET").map { !$0.isEmpty } ?? false }
+
     public static func ready(status: String) { send("READY=1\nSTATUS=\(status)") }
     public static func watchdog() { send("WATCHDOG=1") }
     public static func stopping() { send("STOPPING=1") }

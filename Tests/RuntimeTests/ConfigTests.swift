@@ -65,3 +65,15 @@ extension String {
         #expect(try JSONParser.parse(literal) == .string(text))
     }
 }
+
+/// The event stream's config keys.
+@Suite struct StreamConfigTests {
+    @Test func streamKeys() throws {
+        let c = try Config.parse(#"{"stream": {"socket": "/tmp/x.sock", "stateHz": 30}}"#)
+        #expect(c.streamSocket == "/tmp/x.sock")
+        #expect(c.streamStateHz == 30)
+        #expect(Config().streamSocket == nil && Config().streamStateHz == 60)
+        #expect(throws: ConfigError.self) { try Config.parse(#"{"stream": {"stateHz": -1}}"#) }
+        #expect(throws: ConfigError.self) { try Config.parse(#"{"stream": {"port": 80}}"#) }
+    }
+}

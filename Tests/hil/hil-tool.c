@@ -4,6 +4,8 @@
 //   hil-tool watch MILLISECONDS FILE...      sample gpio-sim value files every 5 ms and report per file:
 //                                            samples, high samples, rising edges, longest high run (ms)
 //   hil-tool field HEADING_DEG               AK8963 HXL..HZH bytes for a level head facing that heading
+//   hil-tool listen SOCKET SECONDS FILE      connect to headtrack's event stream (AF_UNIX) and copy what
+//                                            arrives to FILE for SECONDS (busybox nc has no Unix sockets)
 //
 // `hold` exists so the harness can prove, independently of headtrack, that a line driven through the
 // GPIO uAPI v2 shows up in gpio-sim's sysfs value file (and its neighbour does not). `watch` counts
@@ -17,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -102,6 +106,36 @@ static int field(double heading) {
     return 0;
 }
 
+static int listen_stream(const char *path, double seconds, const char *file) {
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_un a;
+    memset(&a, 0, sizeof a);
+    a.sun_family = AF_UNIX;
+    if (strlen(path) >= sizeof a.sun_path) { fprintf(stderr, "hil-tool: socket path too long\n"); return 2; }
+    strcpy(a.sun_path, path);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+        fprintf(stderr, "hil-tool: connect %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    FILE *out = fopen(file, "w");
+    if (!out) { fprintf(stderr, "hil-tool: open %s: %s\n", file, strerror(errno)); return 1; }
+    struct timeval tv = { .tv_sec = 0, .tv_usec = 100000 };
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    char buffer[4096];
+    for (;;) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if ((now.tv_sec - start.tv_sec) + (now.tv_nsec - start.tv_nsec) * 1e-9 >= seconds) break;
+        ssize_t n = read(fd, buffer, sizeof buffer);
+        if (n == 0) break;
+        if (n > 0) { fwrite(buffer, 1, (size_t)n, out); fflush(out); }
+    }
+    fclose(out);
+    close(fd);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc == 5 && strcmp(argv[1], "hold") == 0)
         return hold(argv[2], (unsigned)strtoul(argv[3], NULL, 0), atof(argv[4]));
@@ -109,6 +143,8 @@ int main(int argc, char **argv) {
         return watch(atof(argv[2]), argc - 3, argv + 3);
     if (argc == 3 && strcmp(argv[1], "field") == 0)
         return field(atof(argv[2]));
-    fprintf(stderr, "usage: hil-tool hold CHIPDEV OFFSET SECONDS | watch MILLISECONDS FILE... | field HEADING_DEG\n");
+    if (argc == 5 && strcmp(argv[1], "listen") == 0)
+        return listen_stream(argv[2], atof(argv[3]), argv[4]);
+    fprintf(stderr, "usage: hil-tool hold CHIPDEV OFFSET SECONDS | watch MILLISECONDS FILE... | field HEADING_DEG | listen SOCKET SECONDS FILE\n");
     return 2;
 }

@@ -32,7 +32,24 @@ strace -f -qq -o "$work/paced" "$HEADTRACK_BIN" run --simulated --realtime --cpu
 strace -f -qq -o "$work/fast" "$HEADTRACK_BIN" run --simulated --speed 0 >/dev/null 2>&1 ||
     { echo "syscalls: headtrack run --simulated --speed 0 failed" >&2; exit 1; }
 
-python3 - "$unit" "$work/paced" "$work/fast" <<'PY'
+# The event stream (issue 14): socket, bind, chmod, listen, rename, accept, send, recv, unlink, with a client.
+strace -f -qq -o "$work/stream" "$HEADTRACK_BIN" run --simulated --duration 3 --socket "$work/events.sock" >/dev/null 2>&1 &
+strace_stream=$!
+python3 - "$work/events.sock" <<'PY' || { echo "syscalls: no client could read the event stream" >&2; exit 1; }
+import socket, sys, time
+for _ in range(200):
+    try:
+        s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); break
+    except OSError:
+        time.sleep(0.05)
+else:
+    sys.exit(1)
+sys.exit(0 if s.makefile().readline().startswith('{"type":"hello"') else 1)
+PY
+wait "$strace_stream" || { echo "syscalls: headtrack run --simulated --socket failed" >&2; exit 1; }
+grep -qE '^[0-9]+ +(accept4?|rename|listen)\(' "$work/stream" || { echo "syscalls: the stream run traced no accept/listen/rename" >&2; exit 1; }
+
+python3 - "$unit" "$work/paced" "$work/fast" "$work/stream" <<'PY'
 import re, subprocess, sys
 
 def members(group, cache={}):

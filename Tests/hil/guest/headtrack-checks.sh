@@ -97,6 +97,7 @@ write_config() {
   "gpio": { "chip": "headtrack-sim",
             "leds": { "nod": 17, "shake": 27, "north": $2, "up": 23, "down": 24, "left": 25, "right": 5, "status": 6 } },
   "mount": "x,y,z",
+  "stream": { "socket": "/tmp/events.sock" },
   "declinationDeg": $3
 }
 EOF
@@ -191,6 +192,11 @@ turn 35 0; wait_line $NORTH 1 5
 # 0.7 s), then still: one nod, no shake.
 watch_lines 600 $NOD $SHAKE
 quiet_nod=$W_17_high quiet_shake=$W_27_high
+# An app on the event stream sees the same nod (hil-tool listen: a client of the Unix socket).
+rm -f /tmp/events.jsonl
+hil-tool listen /tmp/events.sock 5 /tmp/events.jsonl &
+LISTEN_PID=$!
+sleep 0.3
 watch_start 4000 $NOD $SHAKE
 tn0=$(uptime_s)
 set_pitch_rate 90; sleep 0.1
@@ -203,6 +209,17 @@ if [ "$quiet_nod" -eq 0 ] && [ "$W_17_rises" -eq 1 ] && [ "$W_17_longest" -ge 30
     result PASS nod-led "$nod_detail"
 else
     result FAIL nod-led "$nod_detail (want: nod off before, one ~0.4 s flash, shake never)"
+fi
+wait "$LISTEN_PID"
+stream_nods=$(grep -c '"type":"gesture","gesture":"nod"' /tmp/events.jsonl 2>/dev/null)
+stream_shakes=$(grep -c '"gesture":"shake"' /tmp/events.jsonl 2>/dev/null)
+stream_states=$(grep -c '"type":"state"' /tmp/events.jsonl 2>/dev/null)
+stream_detail="hello: $(head -c 60 /tmp/events.jsonl 2>/dev/null); nods $stream_nods, shakes $stream_shakes, state lines $stream_states in 5 s"
+if head -n 1 /tmp/events.jsonl 2>/dev/null | grep -q '"type":"hello","version":1' && [ "$stream_nods" = 1 ] && [ "$stream_shakes" = 0 ] \
+   && [ "$stream_states" -ge 30 ]; then
+    result PASS stream-client-gets-nod "$stream_detail"
+else
+    result FAIL stream-client-gets-nod "$stream_detail (want the hello, one nod, no shake, state lines)"
 fi
 
 # ---------------------------------------------------------------- (d) a fault made from the kernel side

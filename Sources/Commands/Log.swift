@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Runtime
+
+/// Log lines for the daemon. Under systemd (stdout/stderr connected to the journal, which sets
+/// $JOURNAL_STREAM) every line starts with its syslog priority, `<4>` for warnings, so `journalctl -p warning`
+/// shows the faults alone; in a terminal the prefix would only be noise, so it is left off there.
+enum Log {
+    enum Priority: Int {
+        case error = 3, warning = 4, notice = 5, info = 6
+    }
+
+    static let toJournal = getenv("JOURNAL_STREAM") != nil
+
+    static func info(_ s: String) { Console.out(line(s, .info, journal: toJournal)) }
+    static func notice(_ s: String) { Console.out(line(s, .notice, journal: toJournal)) }
+    /// A notice on stderr, for commands whose stdout is data (`replay --json`).
+    static func noticeOnStderr(_ s: String) { Console.err(line(s, .notice, journal: toJournal)) }
+    static func warning(_ s: String) { Console.err(line(s, .warning, journal: toJournal)) }
+    static func error(_ s: String) { Console.err(line(s, .error, journal: toJournal)) }
+
+    /// The service's own lines (minute summaries, notes): stdout as information, stderr as warnings.
+    static func say(_ line: ServiceLine) {
+        switch line {
+        case let .out(s): info(s)
+        case let .err(s): warning(s)
+        }
+    }
+
+    /// `s` with the priority prefix on every line when it goes to the journal (it reads each line alone).
+    static func line(_ s: String, _ priority: Priority, journal: Bool) -> String {
+        guard journal else { return s }
+        let prefix = "<\(priority.rawValue)>"
+        return s.split(separator: "\n", omittingEmptySubsequences: false).map { prefix + $0 }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,130 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Runtime
+
+/// `headtrack watch`: the live view of a running headtrack, from its event stream.
+struct WatchCommand: Command {
+    static let name = "watch"
+    static let summary = "show what the running tracker sees: LEDs, heading, pitch, roll, gestures, faults"
+    static let help = """
+        usage: headtrack watch [--socket PATH] [--json]
+
+        Connects to the event stream of a running `headtrack run` (the service) and shows the LED row, heading,
+        pitch, roll, the last gestures and faults, redrawn in place in an 80-column terminal. Not in a
+        terminal, it prints one line a second and a line per gesture or fault. Ends when the tracker stops.
+        Your user must be in the `headtrack` group to connect (sudo usermod -aG headtrack $USER, log in again).
+
+        options:
+          --socket PATH   the stream socket (default /run/headtrack/events.sock)
+          --json          pass the stream's JSON lines through unchanged, e.g. headtrack watch --json | jq
+        """
+
+    static func run(_ arguments: inout Arguments) throws -> Int32 {
+        let path = try arguments.option("socket") ?? EventStream.defaultSocketPath
+        let json = arguments.flag("json")
+        try arguments.finish()
+        let fd = try connect(path)
+        defer { close(fd) }
+        if json { return passThrough(fd) }
+        return show(fd, source: path)
+    }
+
+    static func connect(_ path: String) throws -> Int32 {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard !bytes.isEmpty, bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            throw CommandError("--socket path is empty or too long", status: 2)
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in bytes.enumerated() { raw[i] = b } }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw CommandError("cannot create a socket: \(String(cString: strerror(errno)))") }
+        let r = withUnsafePointer(to: &address) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        if r == 0 { return fd }
+        let e = errno
+        close(fd)
+        switch e {
+        case ENOENT:
+            throw CommandError("no event stream at \(path): is headtrack running? (systemctl status headtrack; "
+                + "`run --simulated` and `demo` serve one only with --socket)")
+        case EACCES:
+            throw CommandError("no permission to connect to \(path): join the headtrack group "
+                + "(sudo usermod -aG headtrack $USER, then log in again)")
+        case ECONNREFUSED:
+            throw CommandError("nothing is serving \(path) (left over from a headtrack that stopped): start headtrack")
+        default:
+            throw CommandError("cannot connect to \(path): \(String(cString: strerror(e)))")
+        }
+    }
+
+    /// --json: the bytes as they come (whole lines, since the server only ever queues whole lines).
+    static func passThrough(_ fd: Int32) -> Int32 {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = read(fd, &buffer, buffer.count)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return n == 0 ? 0 : 1 }
+            var offset = 0
+            while offset < n {
+                let w = buffer[offset..<n].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, n - offset) }
+                if w < 0 { if errno == EINTR { continue }; return 0 }  // the reader went away (| head): done
+                offset += w
+            }
+        }
+    }
+
+    static func show(_ fd: Int32, source: String) -> Int32 {
+        var model = WatchModel()
+        model.source = source
+        let live = Console.isTerminal
+        var drawn = 0
+        var lastDraw = -Double.infinity
+        var lastPlain = -Double.infinity
+        var pending: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        func draw() {
+            let lines = model.screen
+            // Up to the first line of the block, then each line rewritten with the rest of it cleared.
+            var out = drawn > 1 ? "\r\u{1B}[\(drawn - 1)A" : "\r"
+            out += lines.map { "\u{1B}[2K" + $0 }.joined(separator: "\n")
+            Console.write(STDOUT_FILENO, out)
+            drawn = lines.count
+        }
+        while true {
+            let n = read(fd, &buffer, buffer.count)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            pending += buffer[0..<n]
+            while let newline = pending.firstIndex(of: 0x0A) {
+                let text = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                let type = model.take(text)
+                if live {
+                    // ~20 redraws a second are smooth and cheap over ssh; gestures and faults show at once.
+                    if type != "state" || model.t - lastDraw >= 0.05 || model.t < lastDraw {
+                        draw()
+                        lastDraw = model.t
+                    }
+                } else {
+                    switch type {
+                    case "hello": Console.out(model.screen[0])
+                    case "gesture": Console.out("t=\(fixed(model.gestures[0].t, 2))s gesture: \(model.gestures[0].name)")
+                    case "fault": Console.out(model.screen[4])
+                    case "state" where model.t - lastPlain >= 1 || model.t < lastPlain:
+                        lastPlain = model.t
+                        Console.out(model.screen[2] + "  " + LiveView.ledRow(model.leds))
+                    default: break
+                    }
+                }
+            }
+        }
+        if live { draw(); Console.out("") }
+        Console.out("stream ended: headtrack stopped")
+        return 0
+    }
+}

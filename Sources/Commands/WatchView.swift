@@ -1,0 +1,96 @@
+import Runtime
+
+/// What `headtrack watch` knows from the stream, and how it is drawn: six lines of at most 78 columns, so an
+/// 80-column terminal shows them without wrapping and they can be redrawn in place.
+struct WatchModel {
+    var source = ""
+    var imu = "?"
+    var magnetometer: String? = nil
+    var imuHz = 0.0
+    var stateHz = 0.0
+    var t = 0.0
+    var heading: Double? = nil
+    var headingValid = false
+    var pitch = 0.0
+    var roll = 0.0
+    var leds: UInt64 = 0
+    var hasState = false
+    /// Most recent first, at most `keptGestures`.
+    var gestures: [(name: String, t: Double)] = []
+    var faultActive = false
+    var faultKind = ""
+    var faultSince = 0.0
+    var faultEpisodes = 0
+    var lines = 0
+    var dropped = 0
+    static let keptGestures = 4
+    static let width = 78
+
+    /// Takes one JSON line; returns what kind of message it was ("" when it could not be read).
+    @discardableResult
+    mutating func take(_ text: String) -> String {
+        guard let v = try? JSONParser.parse(text), case let .string(type)? = v["type"] else { return "" }
+        lines += 1
+        switch type {
+        case "hello":
+            if case let .string(s)? = v["imu"] { imu = s }
+            if case let .string(s)? = v["magnetometer"] { magnetometer = s } else { magnetometer = nil }
+            if case let .number(n)? = v["rates"]?["imu_hz"] { imuHz = n }
+            if case let .number(n)? = v["rates"]?["state_hz"] { stateHz = n }
+        case "state":
+            hasState = true
+            if case let .number(n)? = v["t"] { t = n }
+            if case let .number(n)? = v["heading_deg"] { heading = n } else { heading = nil }
+            headingValid = v["heading_valid"] == .bool(true)
+            if case let .number(n)? = v["pitch_deg"] { pitch = n }
+            if case let .number(n)? = v["roll_deg"] { roll = n }
+            if case let .object(members)? = v["leds"] {
+                var mask: UInt64 = 0
+                for (name, on) in members where on == .bool(true) {
+                    if let i = Config.ledNames.firstIndex(of: name) { mask |= 1 << UInt64(i) }
+                }
+                leds = mask
+            }
+        case "gesture":
+            guard case let .string(name)? = v["gesture"], case let .number(at)? = v["t"] else { break }
+            gestures.insert((name, at), at: 0)
+            if gestures.count > WatchModel.keptGestures { gestures.removeLast() }
+        case "fault":
+            if case let .number(n)? = v["t"] { t = max(t, n) }
+            if v["active"] == .bool(true) {
+                faultActive = true
+                faultEpisodes += 1
+                if case let .string(k)? = v["kind"] { faultKind = k }
+                if case let .number(n)? = v["t"] { faultSince = n }
+            } else {
+                faultActive = false
+            }
+        case "dropped":
+            if case let .number(n)? = v["n"] { dropped += Int(n) }
+        default: break
+        }
+        return type
+    }
+
+    /// The screen: every line at most `width` columns.
+    var screen: [String] {
+        let sensors = imu + (magnetometer.map { " + " + $0 } ?? ", no magnetometer")
+        let header = "headtrack watch  \(sensors)  IMU \(fixed(imuHz, 0)) Hz"
+        let ledLine = "LEDs  " + LiveView.ledRow(leds)
+        let headingText: String
+        if let h = heading { headingText = LiveView.pad(fixed(h, 0), 3) + "°" + (headingValid ? " live" : " held") } else { headingText = "  --° none" }
+        let attitude = hasState
+            ? "heading \(headingText)   pitch \(LiveView.pad(fixed(pitch, 0), 4))°   roll \(LiveView.pad(fixed(roll, 0), 4))°   t=\(LiveView.pad(fixed(t, 1), 7)) s"
+            : (stateHz == 0 ? "no state lines (stream.stateHz is 0): gestures and faults only" : "waiting for the first state line")
+        let gestureText = gestures.isEmpty ? "none yet" : gestures.map { "\($0.name) \(fixed($0.t, 1)) s" }.joined(separator: ", ")
+        let faultText = faultActive
+            ? "SENSOR FAULT \(faultKind) since \(fixed(faultSince, 1)) s (\(faultEpisodes) so far)"
+            : (faultEpisodes == 0 ? "none" : "none now (\(faultEpisodes) so far, last \(faultKind) at \(fixed(faultSince, 1)) s)")
+        let stream = "\(lines) lines from \(source)" + (dropped > 0 ? ", \(dropped) state lines dropped (slow terminal)" : "")
+        return [header, ledLine, attitude, "gestures: " + gestureText, "faults: " + faultText, stream].map(WatchModel.clip)
+    }
+
+    static func clip(_ s: String) -> String {
+        s.count <= width ? s : String(s.prefix(width - 1)) + "…"
+    }
+}

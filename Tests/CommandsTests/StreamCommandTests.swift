@@ -1,0 +1,89 @@
+import Testing
+@testable import Commands
+import Runtime
+import Sensors
+import Simulation
+
+/// The stream's command-line side: what `watch` draws from the protocol's lines, the journal prefixes, and
+/// the JSON that `probe --json` and `replay --json` print.
+@Suite struct StreamCommandTests {
+    func run(_ args: [String]) -> Int32 {
+        var a = args
+        return HeadtrackCommand.run(&a)
+    }
+
+    @Test func watchDrawsWhatTheLinesSay() {
+        var m = WatchModel()
+        m.source = "/run/headtrack/events.sock"
+        #expect(m.take(#"{"type":"hello","version":1,"imu":"MPU-9250","magnetometer":"AK8963","rates":{"imu_hz":200.0,"mag_hz":100.0,"display_hz":60.0,"state_hz":60.0}}"#) == "hello")
+        #expect(m.take(#"{"type":"state","t":12.345,"heading_deg":123.4,"heading_valid":true,"pitch_deg":-4.4,"roll_deg":2.6,"quat":[1,0,0,0],"leds":{"nod":true,"shake":false,"north":false,"up":false,"down":false,"left":false,"right":false,"status":true}}"#) == "state")
+        #expect(m.take(#"{"type":"gesture","gesture":"nod","t":9.71,"start":null,"count":null}"#) == "gesture")
+        #expect(m.take(#"{"type":"gesture","gesture":"shake","t":12.96,"start":null,"count":null}"#) == "gesture")
+        #expect(m.take(#"{"type":"fault","t":13.0,"active":true,"kind":"frozen_data"}"#) == "fault")
+        #expect(m.take(#"{"type":"dropped","n":7}"#) == "dropped")
+        #expect(m.take("not json") == "")
+        let s = m.screen
+        #expect(s.count == 6)
+        #expect(s.allSatisfy { $0.count <= 78 })
+        #expect(s[0].contains("MPU-9250 + AK8963") && s[0].contains("200 Hz"))
+        #expect(s[1].contains("[NOD]") && s[1].contains("[OK]") && s[1].contains(" shake "))
+        #expect(s[2].hasPrefix("heading 123° live") && s[2].contains("pitch   -4°") && s[2].contains("roll    3°"))
+        #expect(s[3] == "gestures: shake 13.0 s, nod 9.7 s")  // most recent first
+        #expect(s[4].contains("SENSOR FAULT frozen_data since 13.0 s"))
+        #expect(s[5].contains("7 state lines dropped"))
+        m.take(#"{"type":"fault","t":13.5,"active":false}"#)
+        #expect(m.screen[4].hasPrefix("faults: none now (1 so far"))
+        m.take(#"{"type":"state","t":14,"heading_deg":null,"heading_valid":false,"pitch_deg":0,"roll_deg":0,"quat":[1,0,0,0],"leds":{}}"#)
+        #expect(m.screen[2].hasPrefix("heading   --° none"))
+    }
+
+    @Test func watchClipsLongNamesToEightyColumns() {
+        var m = WatchModel()
+        m.source = "/a/very/long/path/" + String(repeating: "x", count: 120) + ".sock"
+        m.take(#"{"type":"hello","version":1,"imu":"MPU-9250","magnetometer":null,"rates":{"imu_hz":1000.0}}"#)
+        #expect(m.screen.allSatisfy { $0.count <= 78 })
+        #expect(m.screen[0].contains("no magnetometer"))
+    }
+
+    @Test func watchWithoutAStreamIsAClearError() {
+        #expect(run(["watch", "--socket", "/tmp/headtrack-no-such-stream.sock"]) == 1)
+        #expect(run(["watch", "--bogus"]) == 2)
+    }
+
+    @Test func journalPrefixesEveryLine() {
+        #expect(Log.line("t=1.00s fault: x", .warning, journal: true) == "<4>t=1.00s fault: x")
+        #expect(Log.line("a\nb", .info, journal: true) == "<6>a\n<6>b")
+        #expect(Log.line("t=1.00s fault: x", .warning, journal: false) == "t=1.00s fault: x")
+    }
+
+    @Test func probeJSONNamesTheSimulatedChips() throws {
+        let board = SimulatedBoard(motion: .demoStory)
+        var bus = board.bus
+        let detection = BoardDetector.detect(&bus)
+        let v = try JSONParser.parse(ProbeCommand.report(detection, bus: "/dev/i2c-1"))
+        #expect(v["bus"] == .string("/dev/i2c-1"))
+        #expect(v["imu"]?["chip"] == .string("MPU-9250"))
+        #expect(v["imu"]?["address"] == .number(0x68))
+        #expect(v["imu"]?["identity"] == .number(0x71))
+        #expect(v["magnetometer"]?["chip"] == .string("AK8963"))
+        #expect(v["magnetometer"]?["address"] == .number(0x0c))
+        #expect(v["magnetometer"]?["in_package"] == .bool(true))
+        #expect(v["ok"] == .bool(true))
+        #expect(v["error"] == .null)
+        guard case let .array(findings)? = v["findings"] else { Issue.record("no findings"); return }
+        #expect(findings.count == detection.findings.count && !findings.isEmpty)
+    }
+
+    @Test func replayJSONSummaryCountsEveryKind() throws {
+        let text = ReplayCommand.jsonSummary(trace: "a \"b\".csv", samples: 1234, counts: ["nod": 2, "shake": 1],
+                                             events: [(1.5, .nod), (3.25, .shake), (7, .nod)])
+        let v = try JSONParser.parse(text)
+        #expect(v["trace"] == .string("a \"b\".csv"))
+        #expect(v["samples"] == .number(1234))
+        #expect(v["gestures"]?["nod"] == .number(2))
+        #expect(v["gestures"]?["left"] == .number(0))
+        guard case let .array(events)? = v["events"] else { Issue.record("no events"); return }
+        #expect(events.count == 3)
+        #expect(events[1]["t"] == .number(3.25) && events[1]["gesture"] == .string("shake"))
+    }
+}
