@@ -47,7 +47,6 @@ protocol IMUDriverConfiguration {
 }
 
 extension InvenSenseConfiguration: IMUDriverConfiguration {}
-extension MPU9250.Configuration: IMUDriverConfiguration {}
 extension ICM20948.Configuration: IMUDriverConfiguration {}
 
 /// One IMU driver, chosen at start-up. A switch per call instead of an existential: the loop stays generic

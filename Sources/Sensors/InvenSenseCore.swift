@@ -1,7 +1,7 @@
 import Geometry
 import Hardware
 
-/// Settings of the MPU-6050 and MPU-6500 drivers.
+/// Settings of the MPU-6050, MPU-6500 and MPU-9250 drivers.
 public struct InvenSenseConfiguration: Sendable, Equatable {
     public var gyroRange: GyroRange = .dps500
     public var accelRange: AccelRange = .g4

@@ -5,21 +5,10 @@ import Geometry
 /// It switches the bypass on so the AK8963 inside the package answers at 0x0C; that magnetometer has its own
 /// driver (`AK8963`). Generic over the bus, so it runs unchanged on /dev/i2c-N and on the simulated bus.
 public struct MPU9250<Bus: I2CBus> {
-    public struct Configuration: Sendable, Equatable {
-        public var gyroRange: GyroRange = .dps500
-        public var accelRange: AccelRange = .g4
-        /// DLPF code for CONFIG and ACCEL_CONFIG2: 2 = 92 Hz gyro / 92 Hz accel, ample for head motion
-        /// (under 20 Hz) while still anti-aliasing at 200 Hz sampling.
-        public var dlpf: UInt8 = 2
-        /// Output rate (Hz) = 1 kHz / (1 + SMPLRT_DIV).
-        public var sampleRateHz: Double = 200
-        /// Accept a WHO_AM_I other than 0x71/0x73 (the user pinned the chip: clones answer odd values).
-        public var acceptUnknownIdentity = false
-        public init() {}
-        public var sampleRateDivider: UInt8 {
-            UInt8(clamping: Int((1000 / max(4, min(1000, sampleRateHz))).rounded()) - 1)
-        }
-    }
+    /// The MPU-6050/6500's settings: the same registers, the same 1 kHz internal rate and the same rule for
+    /// SMPLRT_DIV (rounded down, so the chip is never slower than the loop; rounding to nearest made a
+    /// 180 Hz request run the chip at 166.7 Hz, handing the loop repeated samples).
+    public typealias Configuration = InvenSenseConfiguration
 
     public var bus: Bus
     public let address: UInt8

@@ -19,6 +19,16 @@ import Testing
         return driver
     }
 
+    /// Output rate = 1 kHz / (1 + SMPLRT_DIV) (MPU-9250 register map §4.4): the divider must never make the
+    /// chip slower than the rate asked for, or the loop reads the same sample twice.
+    @Test func sampleRateIsNeverBelowTheRequest() {
+        for hz in [10.0, 100, 180, 199, 200, 250, 333, 450, 700, 1000] {
+            var c = MPU9250<SimulatedI2CBus>.Configuration()
+            c.sampleRateHz = hz
+            #expect(1000 / (1 + Double(c.sampleRateDivider)) >= hz, "\(hz) Hz")
+        }
+    }
+
     @Test func configurationWritesMatchTheDatasheet() throws {
         let board = makeBoard()
         let driver = try initialized(board)
