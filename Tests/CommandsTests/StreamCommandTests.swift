@@ -37,6 +37,17 @@ import Simulation
         #expect(m.screen[2].hasPrefix("heading   --° none"))
     }
 
+    @Test func watchIgnoresADroppedCountNoServerSends() {
+        var m = WatchModel()
+        #expect(m.take(#"{"type":"dropped","n":1e300}"#) == "dropped")  // Int(1e300) used to trap here
+        #expect(m.take(#"{"type":"dropped","n":-5}"#) == "dropped")
+        #expect(m.take(#"{"type":"dropped","n":2.5}"#) == "dropped")
+        #expect(m.dropped == 0)
+        m.take(#"{"type":"dropped","n":3}"#)
+        m.take(#"{"type":"dropped","n":4}"#)
+        #expect(m.dropped == 7)
+    }
+
     @Test func watchClipsLongNamesToEightyColumns() {
         var m = WatchModel()
         m.source = "/a/very/long/path/" + String(repeating: "x", count: 120) + ".sock"
