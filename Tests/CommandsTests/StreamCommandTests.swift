@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import Commands
 import Runtime
@@ -83,6 +86,22 @@ import Simulation
         #expect(v["error"] == .null)
         guard case let .array(findings)? = v["findings"] else { Issue.record("no findings"); return }
         #expect(findings.count == detection.findings.count && !findings.isEmpty)
+    }
+
+    /// A trace may span TraceFile.maxTime (±1e10 s). Paced for the stream, its 9.9e9 s gap used to become
+    /// 9.9e18 ns past the start (a trap in Nanoseconds arithmetic), or a sleep for the gap's length; paced
+    /// as Replay ticks, the gap is skipped and the replay ends normally with every sample counted.
+    @Test func pacedReplaySkipsAGapOfTheWholeTimeRange() throws {
+        var text = "# format: imu-trace v1\nt,ax,ay,az,gx,gy,gz\n"
+        for k in 0..<30 { text += "\(Double(k) / 100),0,0,9.81,0,0,0\n" }
+        for k in 0..<30 { text += "\(9.9e9 + Double(k) / 100),0,0,9.81,0,0,0\n" }
+        let id = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let path = "/tmp/headtrack-gap-\(id).csv", socket = "/tmp/headtrack-gap-\(id).sock"
+        defer { unlink(path) }
+        try FileIO.writeAtomically(path, Array(text.utf8))
+        let r = HeadtrackProcess.run(["replay", path, "--json", "--socket", socket])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try JSONParser.parse(r.stdout)["samples"] == .number(60))
     }
 
     @Test func replayJSONSummaryCountsEveryKind() throws {
