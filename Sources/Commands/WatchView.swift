@@ -54,7 +54,8 @@ struct WatchModel {
                 leds = mask
             }
         case "gesture":
-            guard case let .string(name)? = v["gesture"], case let .number(at)? = v["t"] else { break }
+            // Unreadable without its name and time: `show` then prints the newest gesture, which must be this one.
+            guard case let .string(name)? = v["gesture"], case let .number(at)? = v["t"] else { return "" }
             gestures.insert((name, at), at: 0)
             if gestures.count > WatchModel.keptGestures { gestures.removeLast() }
         case "fault":

@@ -51,6 +51,17 @@ import Simulation
         #expect(m.dropped == 7)
     }
 
+    /// `show` prints `gestures[0]` for every line `take` calls a gesture: a gesture line without its name
+    /// or time (first of the stream) indexed an empty list and trapped.
+    @Test func watchDoesNotCallAnUnreadableGestureLineAGesture() {
+        var m = WatchModel()
+        #expect(m.take(#"{"type":"gesture","t":1.0}"#) == "")
+        #expect(m.take(#"{"type":"gesture","gesture":"nod"}"#) == "")
+        #expect(m.gestures.isEmpty)
+        #expect(m.take(#"{"type":"gesture","gesture":"nod","t":2.5}"#) == "gesture")
+        #expect(m.gestures.first?.name == "nod" && m.gestures.first?.t == 2.5)
+    }
+
     @Test func watchClipsLongNamesToEightyColumns() {
         var m = WatchModel()
         m.source = "/a/very/long/path/" + String(repeating: "x", count: 120) + ".sock"
