@@ -73,6 +73,9 @@ import Simulation
     @Test func watchWithoutAStreamIsAClearError() {
         #expect(run(["watch", "--socket", "/tmp/headtrack-no-such-stream.sock"]) == 1)
         #expect(run(["watch", "--bogus"]) == 2)
+        // sun_path holds 107 bytes and a NUL: a longer path is a usage error, as for the server's --socket.
+        #expect(run(["watch", "--socket", "/tmp/" + String(repeating: "s", count: 120)]) == 2)
+        #expect(run(["watch", "--socket", ""]) == 2)
     }
 
     @Test func journalPrefixesEveryLine() {
