@@ -117,6 +117,9 @@ struct WatchCommand: Command {
                     }
                 }
             }
+            // The server's lines are at most 1 KiB (its LineBuffer): bytes without a newline beyond 64 KiB are
+            // not the protocol (another program on --socket PATH), and kept they would grow without bound.
+            if pending.count > 64 * 1024 { pending.removeAll(keepingCapacity: true) }
         }
         if live { draw(); Console.out("") }
         Console.out("stream ended: headtrack stopped")
