@@ -152,7 +152,7 @@ import Glibc
         }
         for t in EvalCommand.topics { #expect(EvalCommand.fullHelp(t).contains("exit status:"), "\(t.topic)") }
         let demo = P.run(["demo", "--help"])
-        #expect(demo.stdout.contains("1  a scripted gesture was missed or invented"))
+        #expect(demo.stdout.contains("1  a scripted gesture was missed, invented or reported twice"))
     }
 
     @Test func manPageAndCompletionComeFromTheHelpTexts() {
