@@ -32,7 +32,8 @@ struct ReplayCommand: Command {
           --json            print only a JSON summary: {"trace", "samples", "gestures": {kind: count},
                             "events": [{"t", "gesture"}]}
           --stream          serve the event stream while replaying, paced at the trace's own time (so an app
-                            can be developed against a recording); socket /run/headtrack/events.sock
+                            can be developed against a recording; a gap of more than 1 s is skipped);
+                            socket /run/headtrack/events.sock
           --socket PATH     the stream's socket (implies --stream)
         """
 
