@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets of Sources/HeadtrackFuzz for a bounded time each.
-#   scripts/fuzz.sh [--seconds N] [--jobs-dir DIR] [target...]
+#   scripts/fuzz.sh [--seconds N] [target...]
 # Targets: json config calibration truth trace replay mount (default: all), N seconds each (default 60).
 # Seeds come from Fuzz/corpus/TARGET (committed, never written); what the fuzzer learns goes to
 # .build/fuzz/corpus/TARGET. A crash, hang (>10 s per input) or runaway memory (>2 GB) is saved as

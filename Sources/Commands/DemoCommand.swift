@@ -7,7 +7,7 @@ import Simulation
 struct DemoCommand: Command {
     static let name = "demo"
     static let summary = "run the full pipeline on a simulated board through a ~20 s scripted story"
-    static let extraExitStatuses: [(status: Int32, meaning: String)] = [(1, "a scripted gesture was missed or invented")]
+    static let extraExitStatuses: [(status: Int32, meaning: String)] = [(1, "a scripted gesture was missed, invented or reported twice")]
     static let help = """
         usage: headtrack demo [--speed N] [--plot OUT.svg] [--socket PATH]
 

@@ -16,11 +16,9 @@ enum Log {
     static let toJournal = getenv("JOURNAL_STREAM") != nil
 
     static func info(_ s: String) { Console.out(line(s, .info, journal: toJournal)) }
-    static func notice(_ s: String) { Console.out(line(s, .notice, journal: toJournal)) }
     /// A notice on stderr, for commands whose stdout is data (`replay --json`).
     static func noticeOnStderr(_ s: String) { Console.err(line(s, .notice, journal: toJournal)) }
     static func warning(_ s: String) { Console.err(line(s, .warning, journal: toJournal)) }
-    static func error(_ s: String) { Console.err(line(s, .error, journal: toJournal)) }
 
     /// The service's own lines (minute summaries, notes): stdout as information, stderr as warnings.
     static func say(_ line: ServiceLine) {

@@ -32,7 +32,8 @@ struct ReplayCommand: Command {
           --json            print only a JSON summary: {"trace", "samples", "gestures": {kind: count},
                             "events": [{"t", "gesture"}]}
           --stream          serve the event stream while replaying, paced at the trace's own time (so an app
-                            can be developed against a recording); socket /run/headtrack/events.sock
+                            can be developed against a recording; a gap of more than 1 s is skipped);
+                            socket /run/headtrack/events.sock
           --socket PATH     the stream's socket (implies --stream)
         """
 
@@ -79,7 +80,11 @@ struct ReplayCommand: Command {
         defer { stream?.stop() }
         var pacer = LinuxMonotonicClock()
         let realStart = pacer.now()
-        let traceStart = trace.records.first?.t ?? 0
+        // Trace seconds paced so far. A gap longer than Replay.maxGap is skipped here as Replay's display ticks
+        // skip it: pacing from the first sample instead slept through the gap and, for a trace spanning its
+        // full time range (±1e10 s), overflowed Nanoseconds (2e19 ns) and trapped.
+        var pacedTraceTime = 0.0
+        var lastPacedTick = trace.records.first?.t ?? 0
         Replay.run(trace, settings: settings) { event in
             guard failure == nil else { return }
             do {
@@ -107,7 +112,9 @@ struct ReplayCommand: Command {
                     recorder.display(t: t, leds: leds, pipeline: pipeline)
                     if let stream {
                         // Paced: each display tick waits for its moment of trace time on the real clock.
-                        pacer.sleep(until: realStart + Nanoseconds(max(0, t - traceStart) * 1e9))
+                        pacedTraceTime += min(max(0, t - lastPacedTick), Replay.maxGap)
+                        lastPacedTick = t
+                        pacer.sleep(until: realStart + Nanoseconds(pacedTraceTime * 1e9))
                         stream.display(t: t, leds: leds, pipeline: pipeline)
                     }
                 }

@@ -33,13 +33,8 @@ struct WatchCommand: Command {
     }
 
     static func connect(_ path: String) throws -> Int32 {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard !bytes.isEmpty, bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            throw CommandError("--socket path is empty or too long", status: 2)
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in bytes.enumerated() { raw[i] = b } }
+        var address: sockaddr_un
+        do { address = try UnixListener.address(path) } catch { throw CommandError(error.message, status: 2) }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw CommandError("cannot create a socket: \(String(cString: strerror(errno)))") }
         let r = withUnsafePointer(to: &address) { p in
@@ -122,6 +117,9 @@ struct WatchCommand: Command {
                     }
                 }
             }
+            // The server's lines are at most 1 KiB (its LineBuffer): bytes without a newline beyond 64 KiB are
+            // not the protocol (another program on --socket PATH), and kept they would grow without bound.
+            if pending.count > 64 * 1024 { pending.removeAll(keepingCapacity: true) }
         }
         if live { draw(); Console.out("") }
         Console.out("stream ended: headtrack stopped")

@@ -24,6 +24,8 @@ struct WatchModel {
     var lines = 0
     var dropped = 0
     static let keptGestures = 4
+    /// Largest `n` one `dropped` line can honestly carry: the server counts state lines, at most 240 a second.
+    static let maxDroppedPerLine = 1 << 40
     static let width = 78
 
     /// Takes one JSON line; returns what kind of message it was ("" when it could not be read).
@@ -52,7 +54,8 @@ struct WatchModel {
                 leds = mask
             }
         case "gesture":
-            guard case let .string(name)? = v["gesture"], case let .number(at)? = v["t"] else { break }
+            // Unreadable without its name and time: `show` then prints the newest gesture, which must be this one.
+            guard case let .string(name)? = v["gesture"], case let .number(at)? = v["t"] else { return "" }
             gestures.insert((name, at), at: 0)
             if gestures.count > WatchModel.keptGestures { gestures.removeLast() }
         case "fault":
@@ -66,7 +69,11 @@ struct WatchModel {
                 faultActive = false
             }
         case "dropped":
-            if case let .number(n)? = v["n"] { dropped += Int(n) }
+            // From the wire: a count the server could never send (negative, fractional, 1e300) is ignored,
+            // not converted (Int(1e300) traps), and the total saturates instead of overflowing.
+            if let n = v["n"]?.integer(in: 0...WatchModel.maxDroppedPerLine) {
+                dropped = dropped > Int.max - n ? Int.max : dropped + n
+            }
         default: break
         }
         return type

@@ -61,14 +61,21 @@ public final class LinuxI2CBus: I2CBus {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            guard name.hasPrefix("i2c-") else { continue }
-            let digits = name.dropFirst(4)
-            if !digits.isEmpty, digits.count <= 6, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(digits) {
-                numbers.append(n)
-            }
+            if let n = busNumber(deviceName: name) { numbers.append(n) }
         }
         return numbers.sorted().map { directory + "/i2c-\($0)" }
     }
+
+    /// 1 for "i2c-1" (a name in /dev), the number i2cdetect takes; nil for any other name. At most six
+    /// digits, so the conversion to Int cannot trap.
+    public static func busNumber(deviceName name: Substring) -> Int? {
+        guard name.hasPrefix("i2c-") else { return nil }
+        let digits = name.dropFirst(4)
+        guard !digits.isEmpty, digits.count <= 6, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Int(digits)
+    }
+
+    public static func busNumber(deviceName name: String) -> Int? { busNumber(deviceName: Substring(name)) }
 
     private func select(_ address: UInt8) throws(I2CError) {
         if selectedAddress == Int32(address) { return }

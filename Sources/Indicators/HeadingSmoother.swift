@@ -94,6 +94,10 @@ public struct HeadingSmoother: Sendable {
             speedGain = 1 - exp(-dt / s.speedTimeConstant)
             exponentialGain = 1 - exp(-dt / s.timeConstant)
         }
+        /// Whether these were made for `dt`. The loop's ticks are integer-nanosecond deadlines turned into
+        /// seconds, so successive dt differ in their last bits (13 values in a minute at 60 Hz): compared
+        /// exactly, two ticks in three recomputed. A relative 1e-9 changes the output far below any effect.
+        func fits(_ dt: Double) -> Bool { abs(dt - self.dt) <= 1e-9 * dt }
     }
 
     public init(settings: Settings = .default) { self.settings = settings }
@@ -130,12 +134,12 @@ public struct HeadingSmoother: Sendable {
             output.degrees = wrapDegrees360(output.degrees + shortestDegrees(from: output.degrees, to: x) * settings.classicFactor)
         case .exponential:
             guard dt > 0, dt.isFinite else { return output }
-            if dt != tick.dt { tick = TickCoefficients(dt: dt, settings: settings) }
+            if !tick.fits(dt) { tick = TickCoefficients(dt: dt, settings: settings) }
             let factor = tick.exponentialGain
             output.degrees = wrapDegrees360(output.degrees + shortestDegrees(from: output.degrees, to: x) * factor)
         case .adaptive:
             guard dt > 0, dt.isFinite else { return output }
-            if dt != tick.dt { tick = TickCoefficients(dt: dt, settings: settings) }
+            if !tick.fits(dt) { tick = TickCoefficients(dt: dt, settings: settings) }
             stepAdaptive(x, dt: dt)
         }
         return output

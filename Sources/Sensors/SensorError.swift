@@ -44,8 +44,6 @@ public enum SensorError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// 1 for "/dev/i2c-1": the number i2cdetect takes. nil for a name that is not an i2c-dev path.
 func busNumber(_ bus: String) -> Int? {
-    guard let dash = bus.lastIndex(of: "-"), bus.hasPrefix("/dev/i2c-") else { return nil }
-    let digits = bus[bus.index(after: dash)...]
-    guard !digits.isEmpty, digits.count <= 6, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-    return Int(digits)
+    guard bus.hasPrefix("/dev/") else { return nil }
+    return LinuxI2CBus.busNumber(deviceName: bus.dropFirst(5))
 }

@@ -82,6 +82,9 @@ import Glibc
         let message = SensorError.noIMU(bus: "/dev/i2c-3", addresses: [0x68, 0x69]).description
         #expect(message.contains("i2cdetect -y 3"))
         #expect(!message.contains("i2cdetect -y 1"))
+        // A number too long for i2c-dev is no bus number (and is never converted: Int() of it would be nil or trap).
+        let odd = SensorError.noIMU(bus: "/dev/i2c-99999999999999999999", addresses: [0x68]).description
+        #expect(odd.contains("i2cdetect lists what answers") && !odd.contains("i2cdetect -y"))
         let dir = temporaryDirectory()
         for name in ["i2c-20", "i2c-1", "i2c-x", "gpiochip0", "i2c-"] { try write("", to: dir + "/" + name) }
         #expect(LinuxI2CBus.existingBuses(in: dir) == [dir + "/i2c-1", dir + "/i2c-20"])
@@ -149,7 +152,7 @@ import Glibc
         }
         for t in EvalCommand.topics { #expect(EvalCommand.fullHelp(t).contains("exit status:"), "\(t.topic)") }
         let demo = P.run(["demo", "--help"])
-        #expect(demo.stdout.contains("1  a scripted gesture was missed or invented"))
+        #expect(demo.stdout.contains("1  a scripted gesture was missed, invented or reported twice"))
     }
 
     @Test func manPageAndCompletionComeFromTheHelpTexts() {

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 @testable import Commands
 import Runtime
@@ -37,6 +40,28 @@ import Simulation
         #expect(m.screen[2].hasPrefix("heading   --° none"))
     }
 
+    @Test func watchIgnoresADroppedCountNoServerSends() {
+        var m = WatchModel()
+        #expect(m.take(#"{"type":"dropped","n":1e300}"#) == "dropped")  // Int(1e300) used to trap here
+        #expect(m.take(#"{"type":"dropped","n":-5}"#) == "dropped")
+        #expect(m.take(#"{"type":"dropped","n":2.5}"#) == "dropped")
+        #expect(m.dropped == 0)
+        m.take(#"{"type":"dropped","n":3}"#)
+        m.take(#"{"type":"dropped","n":4}"#)
+        #expect(m.dropped == 7)
+    }
+
+    /// `show` prints `gestures[0]` for every line `take` calls a gesture: a gesture line without its name
+    /// or time (first of the stream) indexed an empty list and trapped.
+    @Test func watchDoesNotCallAnUnreadableGestureLineAGesture() {
+        var m = WatchModel()
+        #expect(m.take(#"{"type":"gesture","t":1.0}"#) == "")
+        #expect(m.take(#"{"type":"gesture","gesture":"nod"}"#) == "")
+        #expect(m.gestures.isEmpty)
+        #expect(m.take(#"{"type":"gesture","gesture":"nod","t":2.5}"#) == "gesture")
+        #expect(m.gestures.first?.name == "nod" && m.gestures.first?.t == 2.5)
+    }
+
     @Test func watchClipsLongNamesToEightyColumns() {
         var m = WatchModel()
         m.source = "/a/very/long/path/" + String(repeating: "x", count: 120) + ".sock"
@@ -48,6 +73,9 @@ import Simulation
     @Test func watchWithoutAStreamIsAClearError() {
         #expect(run(["watch", "--socket", "/tmp/headtrack-no-such-stream.sock"]) == 1)
         #expect(run(["watch", "--bogus"]) == 2)
+        // sun_path holds 107 bytes and a NUL: a longer path is a usage error, as for the server's --socket.
+        #expect(run(["watch", "--socket", "/tmp/" + String(repeating: "s", count: 120)]) == 2)
+        #expect(run(["watch", "--socket", ""]) == 2)
     }
 
     @Test func journalPrefixesEveryLine() {
@@ -72,6 +100,22 @@ import Simulation
         #expect(v["error"] == .null)
         guard case let .array(findings)? = v["findings"] else { Issue.record("no findings"); return }
         #expect(findings.count == detection.findings.count && !findings.isEmpty)
+    }
+
+    /// A trace may span TraceFile.maxTime (±1e10 s). Paced for the stream, its 9.9e9 s gap used to become
+    /// 9.9e18 ns past the start (a trap in Nanoseconds arithmetic), or a sleep for the gap's length; paced
+    /// as Replay ticks, the gap is skipped and the replay ends normally with every sample counted.
+    @Test func pacedReplaySkipsAGapOfTheWholeTimeRange() throws {
+        var text = "# format: imu-trace v1\nt,ax,ay,az,gx,gy,gz\n"
+        for k in 0..<30 { text += "\(Double(k) / 100),0,0,9.81,0,0,0\n" }
+        for k in 0..<30 { text += "\(9.9e9 + Double(k) / 100),0,0,9.81,0,0,0\n" }
+        let id = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let path = "/tmp/headtrack-gap-\(id).csv", socket = "/tmp/headtrack-gap-\(id).sock"
+        defer { unlink(path) }
+        try FileIO.writeAtomically(path, Array(text.utf8))
+        let r = HeadtrackProcess.run(["replay", path, "--json", "--socket", socket])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try JSONParser.parse(r.stdout)["samples"] == .number(60))
     }
 
     @Test func replayJSONSummaryCountsEveryKind() throws {

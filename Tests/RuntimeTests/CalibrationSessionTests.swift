@@ -157,7 +157,7 @@ import Testing
         }
     }
 
-    @Test func aMagnetPassingDuringTheTurnIsRefusedAsAFieldChange() {
+    @Test func aMagnetPassingDuringTheTurnIsRefusedAsAFieldChange() throws {
         var model = sensor()
         var session = magnetometerOnly()
         // A phone's magnet swept past in 1.5 s, peaking at 40 µT (ENU), early in the turn.
@@ -177,9 +177,8 @@ import Testing
             #expect(error.description.contains("magnet"))
         }
         // The robust fit still found the sensor's own ellipsoid under the magnet's samples.
-        if let fit = try? EllipsoidFit.fitUnchecked(session.magSamples) {
-            #expect((fit.correction.hardIron - model.hardIron).length < 1.5)
-        }
+        let fit = try EllipsoidFit.fitUnchecked(session.magSamples)
+        #expect((fit.correction.hardIron - model.hardIron).length < 1.5)
     }
 
     @Test func aMagnetComingAndGoingIsRefusedAsAFieldChange() {

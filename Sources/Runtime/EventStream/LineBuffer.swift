@@ -127,9 +127,4 @@ public final class LineBuffer {
         default: byte(c)
         }
     }
-
-    /// Appends another buffer's bytes.
-    public func append(_ other: LineBuffer) {
-        for i in 0..<other.count { byte(other.bytes[i]) }
-    }
 }

@@ -13,7 +13,7 @@ public struct StreamSocketError: Error, CustomStringConvertible, Equatable {
 /// The listening AF_UNIX stream socket of the event stream: non-blocking, mode 0660, group `headtrack` where
 /// that group exists. A stale socket file left by a crash is replaced; a socket someone still answers on is
 /// refused, so a second headtrack never steals the first one's clients.
-final class UnixListener {
+public final class UnixListener {
     let path: String
     private(set) var fd: Int32 = -1
     /// Device and inode of the socket file we bound, so `close` removes only our own file.
@@ -97,7 +97,8 @@ final class UnixListener {
         identity = nil
     }
 
-    static func address(_ path: String) throws(StreamSocketError) -> sockaddr_un {
+    /// The AF_UNIX address of `path`, for the server and for a client (`headtrack watch` connects with it).
+    public static func address(_ path: String) throws(StreamSocketError) -> sockaddr_un {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
