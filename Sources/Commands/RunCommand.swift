@@ -76,6 +76,7 @@ struct RunCommand: Command {
         Console.out("headtrack: \(chip) on \(config.i2cDevice)"
             + ", LEDs on \(lines.chipPath) (\(lines.chipLabel)) lines \(config.ledLines.map(String.init).joined(separator: ","))")
         var status = ServiceStatus(device: chip)
+        var faultLog = FaultLog()
         let notifying = SystemdNotify.available
         session.serve(duration: duration, thread: LoopThread(realtime: realtime), status: status.text, say: Log.say) { event, pipeline in
             stream?.handle(event, pipeline)
@@ -84,10 +85,15 @@ struct RunCommand: Command {
             case let .gesture(t, e):
                 if !quiet { Log.info("t=\(fixed(t, 2))s gesture: \(e.rawValue)") }
             case let .fault(t, error):
-                Log.warning("t=\(fixed(t, 2))s fault: \(error)")
+                if faultLog.fault(t: t) { Log.warning("t=\(fixed(t, 2))s fault: \(error)") }
             case let .reinitialized(t):
                 Log.warning("t=\(fixed(t, 2))s a sensor had lost its configuration (power glitch?): re-initialised")
-            case .imu, .display:
+            case let .display(t, _):
+                if let ended = faultLog.tick(t: t) {
+                    Log.warning("t=\(fixed(t, 2))s fault over after \(fixed(ended.duration, 2)) s"
+                        + (ended.repeats > 0 ? "; \(ended.repeats) more failing samples (counted in the summary)" : ""))
+                }
+            case .imu:
                 break
             }
         }
