@@ -7,21 +7,7 @@ import Testing
 @testable import Commands
 import LabCommands
 
-@Suite struct CalibrateAndEvalAttitudeTests {
-    func run(_ args: [String]) -> Int32 {
-        var a = args
-        return HeadtrackCommand.run(&a)
-    }
-
-    func lab(_ args: [String]) -> Int32 {
-        var a = args
-        return LabCommand.run(&a)
-    }
-
-    func temporaryPath(_ name: String) -> String {
-        "/tmp/headtrack-test-\(UInt32.random(in: 0...UInt32.max))-\(name)"
-    }
-
+@Suite struct CalibrateAndEvalAttitudeTests: InProcessCommands {
     @Test func calibrateFromATraceWritesAFileAndShowReadsIt() throws {
         // A recorded tumble through every direction with known hard iron, as an imu-trace file.
         let hardIron = Vector3(12, -30, 5)

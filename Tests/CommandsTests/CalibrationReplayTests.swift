@@ -11,7 +11,7 @@ import LabCommands
 /// End to end on a real recording (32 s of BROAD trial 21, fast combined motion, CC BY 4.0: see
 /// Tests/EvaluationTests/Fixtures/LICENSE-NOTE.md): put a known hard and soft iron on its magnetometer,
 /// `calibrate --trace` the distorted file, and check with `replay --calibration` that the heading comes back.
-@Suite struct CalibrationReplayTests {
+@Suite struct CalibrationReplayTests: InProcessCommands {
     static let fixtures: String = {
         var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
         parts.removeLast(2)   // CommandsTests/CalibrationReplayTests.swift
@@ -22,20 +22,6 @@ import LabCommands
     // The distortion: 30 µT hard iron, axis gains +20 % / −15 % / 0 with symmetric cross terms.
     static let hardIron = Vector3(26, -12, 8)
     static let softIron = Matrix3(rows: Vector3(1.20, 0.10, 0.05), Vector3(0.10, 0.85, -0.08), Vector3(0.05, -0.08, 1.00))
-
-    func run(_ args: [String]) -> Int32 {
-        var a = args
-        return HeadtrackCommand.run(&a)
-    }
-
-    func lab(_ args: [String]) -> Int32 {
-        var a = args
-        return LabCommand.run(&a)
-    }
-
-    func temporaryPath(_ name: String) -> String {
-        "/tmp/headtrack-test-\(UInt32.random(in: 0...UInt32.max))-\(name)"
-    }
 
     /// The fixture with mx,my,mz replaced by softIron · m + hardIron (text in, text out: the test does not
     /// trust the trace writer it is testing around).

@@ -2,12 +2,7 @@ import Testing
 @testable import Commands
 
 /// The command line's contract: bad input gives a clear message and a non-zero exit, never a crash.
-@Suite struct CommandLineTests {
-    func run(_ args: [String]) -> Int32 {
-        var a = args
-        return HeadtrackCommand.run(&a)
-    }
-
+@Suite struct CommandLineTests: InProcessCommands {
     @Test func everyCommandHasHelp() {
         for c in HeadtrackCommand.commands {
             #expect(run([c.name, "--help"]) == 0)

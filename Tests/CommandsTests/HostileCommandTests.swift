@@ -9,12 +9,7 @@ import Testing
 
 /// Issue 13's table, end to end through the command line: each used to trap, hang, replace a device or a
 /// link, or destroy a file; each must now end with a short error and a non-zero status, or do the right thing.
-@Suite struct HostileCommandTests {
-    func run(_ args: [String]) -> Int32 {
-        var a = args
-        return HeadtrackCommand.run(&a)
-    }
-
+@Suite struct HostileCommandTests: InProcessCommands {
     func temporaryDirectory() -> String {
         var template = Array("/tmp/headtrack-hostile-cmd-XXXXXX".utf8CString)
         let p = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }

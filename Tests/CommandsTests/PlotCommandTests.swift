@@ -7,12 +7,7 @@ import Runtime
 
 /// `--plot` end to end: the demo's picture holds every series, its two scripted gestures as truth bouts, and
 /// a replay picks up the truth file beside its trace.
-@Suite struct PlotCommandTests {
-    func run(_ args: [String]) -> Int32 {
-        var a = args
-        return HeadtrackCommand.run(&a)
-    }
-
+@Suite struct PlotCommandTests: InProcessCommands {
     func temporary(_ name: String) -> String { "/tmp/headtrack-plot-test-\(getpid())-\(name)" }
 
     @Test func demoPlotHasEverySeriesAndTheScriptedGestures() throws {

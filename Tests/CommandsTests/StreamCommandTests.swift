@@ -9,12 +9,7 @@ import Simulation
 
 /// The stream's command-line side: what `watch` draws from the protocol's lines, the journal prefixes, and
 /// the JSON that `probe --json` and `replay --json` print.
-@Suite struct StreamCommandTests {
-    func run(_ args: [String]) -> Int32 {
-        var a = args
-        return HeadtrackCommand.run(&a)
-    }
-
+@Suite struct StreamCommandTests: InProcessCommands {
     @Test func watchDrawsWhatTheLinesSay() {
         var m = WatchModel()
         m.source = "/run/headtrack/events.sock"
