@@ -36,8 +36,10 @@ public struct Calibration: Sendable, Equatable, Codable {
     /// No correction at all.
     public static let none = Calibration()
 
-    @inlinable public func correctGyro(_ raw: Vector3) -> Vector3 { raw - gyroBias }
-    @inlinable public func correctMagnetometer(_ raw: Vector3) -> Vector3 { magnetometer.apply(raw) }
+    // Forced inline: they run on every sample, and a call out of line copied the whole Calibration (with
+    // its fit quality) onto the stack to pass it, a memcpy per magnetometer sample.
+    @inlinable @inline(__always) public func correctGyro(_ raw: Vector3) -> Vector3 { raw - gyroBias }
+    @inlinable @inline(__always) public func correctMagnetometer(_ raw: Vector3) -> Vector3 { magnetometer.apply(raw) }
 }
 
 /// Gyro bias from a still period: the mean gyro reading, accepted only if the sensor really was still.

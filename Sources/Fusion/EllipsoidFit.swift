@@ -21,7 +21,8 @@ public struct MagnetometerCorrection: Sendable, Equatable, Codable {
 
     public static let identity = MagnetometerCorrection()
 
-    @inlinable public func apply(_ raw: Vector3) -> Vector3 {
+    /// Hard then soft iron. Forced inline: it runs on every magnetometer sample (see `Mount.apply`).
+    @inlinable @inline(__always) public func apply(_ raw: Vector3) -> Vector3 {
         let d = raw - hardIron
         return Vector3(softIron.row0.dot(d), softIron.row1.dot(d), softIron.row2.dot(d))
     }

@@ -83,6 +83,10 @@ public struct GyroBiasEstimator: Sendable, Equatable {
 
     /// Limits each component to ±limit: a larger "bias" is a slow rotation, not an offset.
     @inline(__always) public mutating func clamp(_ limit: Double) {
+        // The bias is almost always inside the limit: three well-predicted tests skip the three min/max pairs
+        // (each a compare and a select, as Swift.min/max must pass NaN through), with the same result, NaN
+        // included (a NaN component fails its test and would stay NaN through min/max too).
+        guard abs(bias.x) > limit || abs(bias.y) > limit || abs(bias.z) > limit else { return }
         bias = Vector3(Swift.min(Swift.max(bias.x, -limit), limit),
                        Swift.min(Swift.max(bias.y, -limit), limit),
                        Swift.min(Swift.max(bias.z, -limit), limit))

@@ -48,7 +48,8 @@ public struct Quaternion: Sendable, Equatable, CustomStringConvertible {
         return Quaternion(w: w / n, x: x / n, y: y / n, z: z / n)
     }
 
-    @inlinable @inline(__always) public var isFinite: Bool { w.isFinite && x.isFinite && y.isFinite && z.isFinite }
+    /// All four components finite: as `Vector3.isFinite`, a sum of products with 0 is 0 exactly then.
+    @inlinable @inline(__always) public var isFinite: Bool { w * 0 + x * 0 + y * 0 + z * 0 == 0 }
 
     /// Hamilton product.
     @inlinable @inline(__always) public static func * (a: Quaternion, b: Quaternion) -> Quaternion {

@@ -27,7 +27,6 @@ public struct Pipeline: Sendable {
     public private(set) var smoother: HeadingSmoother
     public private(set) var detector: GestureDetector
     public private(set) var panel: LedPanel
-    public private(set) var heading = HeadingReading(degrees: 0, validity: .noMagnetometer)
     public private(set) var displayed = DisplayedHeading(degrees: 0, isLive: false, hasValue: false)
     public private(set) var lastSampleTime = -Double.infinity
     public private(set) var hasMagnetometer = false
@@ -48,6 +47,17 @@ public struct Pipeline: Sendable {
     /// The attitude of the head (head → ENU).
     public var attitude: Quaternion { filter.attitude }
 
+    /// The tilt-compensated heading of the latest sample. Computed when read, not per IMU sample: it depends
+    /// only on the filter's state after that sample, and it is read at the display rate (the smoother in
+    /// `displayTick`, views, plots), 60 Hz against an IMU at 200 Hz to 1 kHz. Before the filter has its first
+    /// attitude there is no heading yet.
+    public var heading: HeadingReading {
+        guard filter.isInitialized else { return HeadingReading(degrees: 0, validity: .noMagnetometer) }
+        return compass.heading(attitude: filter.attitude,
+                               magnetometerTrusted: filter.hasHeadingReference && !filter.isMagneticallyDisturbed,
+                               hasMagnetometer: hasMagnetometer)
+    }
+
     /// One IMU sample in the sensor frame (SI units) at time `t`; `mag` only when a new one arrived.
     /// Returns the gesture it completed, if any.
     public mutating func processIMU(t: Double, accel: Vector3, gyro: Vector3, mag: Vector3?) -> GestureEvent? {
@@ -63,9 +73,6 @@ public struct Pipeline: Sendable {
         headGyro = g
         filter.update(gyro: g, accel: a, mag: m, dt: dt)
         guard filter.isInitialized else { return nil }
-        heading = compass.heading(attitude: filter.attitude,
-                                  magnetometerTrusted: filter.hasHeadingReference && !filter.isMagneticallyDisturbed,
-                                  hasMagnetometer: hasMagnetometer)
         let detection = detector.detect(t: t, gyro: g - filter.gyroBias, accel: a, attitude: filter.attitude)
         guard let d = detection else { return nil }
         lastDetection = d
