@@ -95,15 +95,17 @@ public struct AttitudeFilter: Sendable {
     /// Non-finite inputs are ignored, so a corrupt sample cannot poison the state.
     public mutating func update(gyro rawGyro: Vector3, accel: Vector3, mag: Vector3?, dt rawDt: Double) {
         guard rawGyro.isFinite, accel.isFinite, rawDt.isFinite else { return }
-        var magSample: Vector3? = nil
-        if settings.useMagnetometer, let m = mag, m.isFinite, m.dot(m) > 0 { magSample = m }
+        // The field as a value and a flag, not an Optional: an Optional vector is kept in memory through the
+        // whole update and unwrapped again where it is used.
+        let field = mag ?? .zero
+        let hasField = settings.useMagnetometer && mag != nil && field.isFinite && field.dot(field) > 0
         // A stall gives a long dt; integrate at most 100 ms of it, so one sample cannot spin the estimate.
         let dt = Swift.min(Swift.max(rawDt, 0), 0.1)
         let accelNorm = accel.length
 
         if !current.isInitialized {
             guard accelNorm > 0.5 * Units.standardGravity else { return }
-            initialize(accel: accel, mag: magSample)
+            initialize(accel: accel, mag: hasField ? field : nil)
             return
         }
         // Coefficients follow dt, but only when it moves by more than 10 %: timestamps rounded to 0.1 ms or a
@@ -126,11 +128,11 @@ public struct AttitudeFilter: Sendable {
         // The magnetometer usually runs slower than the IMU (100 Hz vs 200 Hz): its corrections use the time since
         // its previous sample, so the heading time constant is what the settings say at any magnetometer rate.
         current.magElapsed += dt
-        if let m = magSample {
+        if hasField {
             let magDt = Swift.min(current.magElapsed, 0.1)
             current.magElapsed = 0
             if abs(magDt - magCoefficients.dt) > 0.1 * magDt { magCoefficients = Coefficients(settings: settings, dt: magDt) }
-            correctHeading(mag: m, axes: axes, rate: rate, dt: magDt)
+            correctHeading(mag: field, axes: axes, rate: rate, dt: magDt)
         }
         current.attitude = headingRotation.applied(to: toLevel).renormalized
     }
