@@ -57,8 +57,9 @@ enum CohortMotions {
                 let half = 1 / (2 * frequency)
                 let peak = max(30, Double.pi * angle / (2 * half))
                 add(sense * angle, peak: peak, pauseAfter: r.range(0, 0.05))
-                // Between the nods of a long "yes" people often pause briefly, 0.1–0.6 s, at the top.
-                add(-sense * angle, peak: peak * r.range(0.7, 1.0), pauseAfter: r.uniform() < 0.5 ? r.range(0.1, 0.6) : 0)
+                // Between the nods of a long "yes" people often pause briefly, 0.1–0.6 s, at the top. The
+                // return is 0.7–1.0 of the way down's speed, but no swing of the model is under 30 °/s.
+                add(-sense * angle, peak: max(30, peak * r.range(0.7, 1.0)), pauseAfter: r.uniform() < 0.5 ? r.range(0.1, 0.6) : 0)
             }
         case .singleShake:
             // One left-right: out to one side, back past the middle by 0–60 %, maybe a gentle settle back.
