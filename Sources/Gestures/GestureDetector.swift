@@ -11,7 +11,7 @@ public protocol GestureRecognizer: Sendable {
     /// One sample: time (s), angular rate in the head frame (rad/s; x forward, y left, z up), attitude head→ENU.
     mutating func update(t: Double, gyro: Vector3, attitude: Quaternion) -> GestureEvent?
     /// The same with the accelerometer's specific force in the head frame (m/s²), for recognizers that tell
-    /// a nod from gait by the head's vertical bounce; the default ignores it.
+    /// a nod from a head carried by the body (gait, dodges); the default ignores it.
     mutating func update(t: Double, gyro: Vector3, accel: Vector3, attitude: Quaternion) -> GestureEvent?
 }
 
@@ -27,8 +27,8 @@ extension GestureRecognizer {
 /// when the mount names it (`Settings.headAxesKnown`), so roll toward a shoulder is no nod; without a mount,
 /// about any horizontal axis (nod and shake still come out right, but a tilt looks like a nod).
 ///
-/// A gesture is a run of alternating swings, a nod not inside an ongoing gait rhythm nor made by a head that bounces more
-/// than a rotation about the neck explains (heel strikes; needs the accelerometer) (see `Settings` for the gesture model
+/// A gesture is a run of alternating swings, a nod not inside an ongoing gait rhythm nor made by a head that moves more
+/// than a rotation about the neck explains (heel strikes, a boxer's dodges; needs the accelerometer) (see `Settings` for the gesture model
 /// each rule comes from). It is reported once, during its completing swing as soon as that swing is past its
 /// peak, with its start and the swings seen so far; the run then goes on silently until it stops.
 ///
@@ -50,16 +50,18 @@ public struct GestureDetector: GestureRecognizer {
     private var cachedDt = -1.0
     private var cachedAlpha = 1.0
     private var cachedDecay = 1.0
-    /// The head's vertical bounce and the nod axis' angular acceleration, as decaying peak holds (see
-    /// `Settings.leverArm`): highest and lowest vertical linear acceleration (m/s²), largest |angular
-    /// acceleration| about the nod axis (rad/s²), and the nod-axis rate of the previous sample.
-    private var bounceHigh = 0.0
-    private var bounceLow = 0.0
-    private var nodSpin = 0.0
-    private var previousNodRate = Vector3.zero
-    /// Vertical linear acceleration through the same low-pass as the rate (m/s²).
-    private var smoothedVertical = 0.0
-    /// Whether any accelerometer sample came in (without one the bounce rule cannot apply).
+    /// How far the head is carried, beyond what its rotation explains, as decaying peak holds (see
+    /// `Settings.leverArm`): the highest and lowest linear acceleration along each head axis (gravity removed,
+    /// m/s²), the largest |angular acceleration| (rad/s²) and |angular rate| (rad/s) of the head, and the rate
+    /// of the previous sample.
+    private var carriedHigh = Vector3.zero
+    private var carriedLow = Vector3.zero
+    private var spinHeld = 0.0
+    private var rateHeld = 0.0
+    private var previousRate = Vector3.zero
+    /// Linear acceleration (head frame, gravity removed) through the same low-pass as the rate (m/s²).
+    private var smoothedLinear = Vector3.zero
+    /// Whether any accelerometer sample came in (without one the carriage rule cannot apply).
     private var hasAccel = false
 
     /// A flick waiting for its hold time, so that a nod or shake beginning with the same movement can claim it.
@@ -83,7 +85,7 @@ public struct GestureDetector: GestureRecognizer {
 
     /// One sample, as `update`, returning the gesture with its start and swing count. `accel` is the
     /// specific force in the head frame (m/s²) when the accelerometer is available: with it, a nod is not
-    /// taken from a head that bounces vertically more than its rotation explains (gait).
+    /// taken from a head that moves more than its rotation explains (gait, dodges).
     public mutating func detect(t: Double, gyro: Vector3, accel: Vector3? = nil,
                                 attitude: Quaternion) -> DetectedGesture? {
         guard gyro.isFinite, t.isFinite, attitude.isFinite, accel?.isFinite ?? true else { return nil }
@@ -109,7 +111,7 @@ public struct GestureDetector: GestureRecognizer {
         // With a mount, only pitch (about the head's left axis, made horizontal) is a nod.
         let left = horizontalLeft(up: up)
         let nodRate = settings.headAxesKnown ? left * horizontalRate.dot(left) : horizontalRate
-        trackBounce(accel: accel, up: up, nodRate: nodRate, dt: dt, alpha: smoothingAlpha(dt))
+        trackCarriage(accel: accel, up: up, dt: dt, alpha: smoothingAlpha(dt))
 
         let nodWave = nod.update(t: t, dt: dt, rate: nodRate, other: smoothedGyro - nodRate,
                                  settings: settings)
@@ -153,25 +155,31 @@ public struct GestureDetector: GestureRecognizer {
         return cachedAlpha
     }
 
-    /// Updates the peak holds of the head's vertical bounce and of the nod axis' angular acceleration.
-    private mutating func trackBounce(accel: Vector3?, up: Vector3, nodRate: Vector3, dt: Double, alpha: Double) {
-        let spin = (nodRate - previousNodRate).length / dt
-        previousNodRate = nodRate
+    /// Updates the peak holds of the head's linear acceleration and of its rotation.
+    private mutating func trackCarriage(accel: Vector3?, up: Vector3, dt: Double, alpha: Double) {
         let k = cachedDecay
-        nodSpin = Swift.max(spin, nodSpin * k)
+        spinHeld = Swift.max((smoothedGyro - previousRate).length / dt, spinHeld * k)
+        rateHeld = Swift.max(smoothedGyro.length, rateHeld * k)
+        previousRate = smoothedGyro
         guard let a = accel else { return }
-        let raw = a.dot(up) - Units.standardGravity
-        if !hasAccel { smoothedVertical = raw }
+        let linear = a - up * Units.standardGravity
+        if !hasAccel { smoothedLinear = linear }
         hasAccel = true
-        smoothedVertical += (raw - smoothedVertical) * alpha
-        let vertical = smoothedVertical
-        bounceHigh = Swift.max(vertical, bounceHigh * k)
-        bounceLow = Swift.min(vertical, bounceLow * k)
+        smoothedLinear += (linear - smoothedLinear) * alpha
+        carriedHigh = Vector3(Swift.max(smoothedLinear.x, carriedHigh.x * k), Swift.max(smoothedLinear.y, carriedHigh.y * k),
+                              Swift.max(smoothedLinear.z, carriedHigh.z * k))
+        carriedLow = Vector3(Swift.min(smoothedLinear.x, carriedLow.x * k), Swift.min(smoothedLinear.y, carriedLow.y * k),
+                             Swift.min(smoothedLinear.z, carriedLow.z * k))
     }
 
-    /// The head bounces vertically more than a rotation about the neck explains: the body is moving (gait).
-    private var isBouncing: Bool {
-        hasAccel && bounceHigh - bounceLow > settings.bounceFloor + 2 * settings.leverArm * nodSpin
+    /// The head moves more than a rotation about the neck explains: the body carries it (the steps of a
+    /// walk or a run, a boxer's pull-back, slip or weave). A point at `leverArm` from the pivot accelerates by
+    /// at most leverArm · (|angular acceleration| + |rate|²); the range of that, both ways, plus the floor, is
+    /// what a nod may show.
+    private var isCarried: Bool {
+        guard hasAccel else { return false }
+        let range = (carriedHigh - carriedLow).length
+        return range > settings.bounceFloor + settings.leverArm * (2 * spinHeld + rateHeld * rateHeld)
     }
 
     /// The head's left axis made horizontal (unit), or zero when the head lies on its side.
@@ -188,7 +196,7 @@ public struct GestureDetector: GestureRecognizer {
     /// starts nose-down.
     private func isCertain(_ c: Completion, nod isNod: Bool, left: Vector3) -> Bool {
         if isNod && c.leadIn > settings.maxLeadIn { return false }
-        if isNod && isBouncing { return false }
+        if isNod && isCarried { return false }
         guard c.pause <= settings.maxTurnPause else { return false }
         if c.swings == 2 {
             guard c.largestAngle <= settings.maxTwoSwingAngle, c.largestAngle >= settings.minTwoSwingAngle else {

@@ -123,20 +123,25 @@ extension GestureDetector {
         /// and the first steps of a walk may be taken for one (see the closing note).
         public var maxLeadIn = 2.0
 
-        /// Gait makes the head bounce: heel strikes swing its vertical acceleration by ±2–3 m/s² walking and
-        /// ±5–10 m/s² running at the step rate, while the head rocks in pitch by only a few degrees. A nod is
-        /// a rotation about the neck: the sensor's linear acceleration is about its distance from the pitch
-        /// axis times the angular acceleration. `leverArm` is that distance (m): 0.07 m, a sensor on or near
-        /// the ear a few centimetres from the head–neck pitch axis (C0–C1, about ear level). A nod is not
-        /// taken while the vertical acceleration's peak-to-peak range exceeds `bounceFloor` plus what a
-        /// rotation at that lever arm explains (2 · leverArm · peak angular acceleration about the nod axis).
+        /// A nod only turns the head; gait and dodges carry it. Heel strikes swing the head's vertical
+        /// acceleration by ±2–3 m/s² walking and ±5–10 m/s² running at the step rate while it rocks in pitch
+        /// by only a few degrees; a boxer's pull-back, slip or weave moves the head 10–25 cm with the trunk
+        /// (no published range: the description of its held-out set). A nod is a rotation about the
+        /// neck: a sensor at distance r from the pivot accelerates by at most r · (|angular acceleration| +
+        /// |rate|²). `leverArm` is that distance (m): 0.07 m, a sensor on or near the ear a few centimetres
+        /// from the head–neck pivot (C0–C1, a little below ear level). A nod is not taken while the
+        /// peak-to-peak range of the linear acceleration (gravity removed, all three head axes, 10 Hz
+        /// low-pass, peaks held `bounceHold`) exceeds `bounceFloor` plus what a rotation at that lever arm
+        /// explains (leverArm · (2 · peak |angular acceleration| + peak |rate|²)).
         /// Measured on the shared headphone nods (30 Hz, 130–250 °/s): vertical range over angular-acceleration
         /// range is 0.035 m median, 0.065 m p90, 0.11 m p99 (the floor covers the rest); walking there is
-        /// 0.14 m p10, 0.30 m median. Nods only: gait's yaw and roll sway makes no false shake. Needs the
+        /// 0.14 m p10, 0.30 m median; with all three axes every recorded nod and shake bout is still found.
+        /// Nods only: gait's yaw and roll sway makes no false shake, and an ear-worn sensor sits 6–8 cm to
+        /// the side of the yaw axis, so a brisk shake accelerates it as much as a dodge. Needs the
         /// accelerometer (`update(t:gyro:accel:attitude:)`); without it the rule is off.
         public var leverArm = 0.07
 
-        /// Vertical acceleration range (m/s²) always allowed: 1 m/s², for the attitude filter's tilt error
+        /// Linear acceleration range (m/s²) always allowed: 1 m/s², for the attitude filter's tilt error
         /// during fast head motion (2° of tilt leaks 0.34 m/s² of gravity each way, 0.7 m/s² of range) and
         /// accelerometer noise after the 10 Hz low-pass (≤ 0.3 m/s² of range at the noisiest cohort device).
         public var bounceFloor = 1.0

@@ -57,8 +57,9 @@ enum CohortMotions {
                 let half = 1 / (2 * frequency)
                 let peak = max(30, Double.pi * angle / (2 * half))
                 add(sense * angle, peak: peak, pauseAfter: r.range(0, 0.05))
-                // Between the nods of a long "yes" people often pause briefly, 0.1–0.6 s, at the top.
-                add(-sense * angle, peak: peak * r.range(0.7, 1.0), pauseAfter: r.uniform() < 0.5 ? r.range(0.1, 0.6) : 0)
+                // Between the nods of a long "yes" people often pause briefly, 0.1–0.6 s, at the top. The
+                // return is 0.7–1.0 of the way down's speed, but no swing of the model is under 30 °/s.
+                add(-sense * angle, peak: max(30, peak * r.range(0.7, 1.0)), pauseAfter: r.uniform() < 0.5 ? r.range(0.1, 0.6) : 0)
             }
         case .singleShake:
             // One left-right: out to one side, back past the middle by 0–60 %, maybe a gentle settle back.
@@ -178,25 +179,38 @@ enum CohortMotions {
             m.bobRampUp = ramp
         case .boxing:
             // Bouncing on the feet, and quick dodges returned after 0–0.3 s: slips (roll with yaw and pitch
-            // cross-talk), pull-backs (nose up), weaves (down with roll).
+            // cross-talk), pull-backs (nose up), weaves (down with roll). Each dodge is made with the trunk, so
+            // it also carries the head 10–25 cm (slip: sideways; pull-back: back; weave: down and sideways) over
+            // 0.15–0.35 s each way, at least as long as the head's own turn takes.
             m.pitch.oscillations.append(.init(amplitude: r.range(0.5, 1.5) * deg, frequency: r.range(1.5, 2.5), phase: 0,
                                               onset: t0, rampUp: 1))
             m.bobAcceleration = r.range(2, 5)
             m.bobFrequency = r.range(1.5, 2.5)
             m.bobOnset = t0
+            let facing = m.yaw.offset
+            let forward = Vector3(cos(facing), sin(facing), 0), left = Vector3(-sin(facing), cos(facing), 0)
             while t < end - 3 {
                 let hold = r.range(0, 0.3), back = r.range(0.5, 1.0)
-                switch r.integer(0, 2) {
+                let start = t
+                let kind = r.integer(0, 2)
+                let side = r.sign()
+                switch kind {
                 case 0:
-                    outAndBack(main: \.roll, angle: r.sign() * r.range(15, 35), peak: r.range(150, 400), hold: hold,
+                    outAndBack(main: \.roll, angle: side * r.range(15, 35), peak: r.range(150, 400), hold: hold,
                                returnRatio: back, cross: [(\.yaw, r.range(-0.4, 0.4)), (\.pitch, r.range(-0.3, 0.3))])
                 case 1:
                     outAndBack(main: \.pitch, angle: -r.range(10, 25), peak: r.range(150, 300), hold: hold,
                                returnRatio: back, cross: [(\.roll, r.range(-0.3, 0.3)), (\.yaw, r.range(-0.3, 0.3))])
                 default:
                     outAndBack(main: \.pitch, angle: r.range(10, 20), peak: r.range(150, 300), hold: hold,
-                               returnRatio: back, cross: [(\.roll, r.sign() * r.range(0.6, 1.5)), (\.yaw, r.range(-0.2, 0.2))])
+                               returnRatio: back, cross: [(\.roll, side * r.range(0.6, 1.5)), (\.yaw, r.range(-0.2, 0.2))])
                 }
+                let turn = t - start - hold
+                let outDuration = max(r.range(0.15, 0.35), turn / (1 + 1 / back))
+                let distance = r.range(0.10, 0.25)
+                let direction = kind == 0 ? left * (-side) : kind == 1 ? forward * -1 : (Vector3(0, 0, -1) + left * (-side * 0.5)).normalized
+                m.carriages.append(.init(start: start, outDuration: outDuration, hold: hold,
+                                         backDuration: outDuration / back, offset: direction * distance))
                 t += r.range(0.5, 2)
             }
         default:

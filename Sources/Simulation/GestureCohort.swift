@@ -61,6 +61,9 @@ public struct CohortDevice: Sendable {
     public var mount: Mount
     /// How far the board sits off its nominal mount (a headset worn askew), head frame.
     public var misalignment: Quaternion
+    /// Where the sensor sits relative to the head–neck pivot (head frame, m): at the ear, 2–6 cm above
+    /// the pivot (C0–C1 lies a little below ear level), 1 cm behind to 2 cm ahead, 6–8 cm to the side.
+    public var sensorOffset: Vector3
 }
 
 /// A seeded synthetic cohort: virtual wearers drawn from the gesture model's ranges (see
@@ -92,9 +95,11 @@ public struct GestureCohort: Sendable {
         let tiltAxis = Vector3(r.gaussian(), r.gaussian(), r.gaussian())
         let misalignment = Quaternion(axis: tiltAxis.length > 1e-9 ? tiltAxis : Vector3(1, 0, 0),
                                       angle: r.range(0, 10) * Units.radiansPerDegree)
+        // Drawn last, so the draws above stay what they were for a given seed.
+        let sensorOffset = Vector3(r.range(-0.01, 0.02), r.sign() * r.range(0.06, 0.08), r.range(0.02, 0.06))
         return CohortDevice(rateHz: rate, lowPassHz: lowPass, gyroNoise: density * nyquist.squareRoot(),
                             accelNoise: accelDensity * nyquist.squareRoot(), gyroBias: bias, mount: mount,
-                            misalignment: misalignment)
+                            misalignment: misalignment, sensorOffset: sensorOffset)
     }
 
     /// The trial of `kind` for `wearer`: the same every time for the same seed.
@@ -126,6 +131,8 @@ public struct GestureCohort: Sendable {
     private func sample(_ motion: HeadTrajectory, kind: CohortKind, wearer: Int, duration: Double,
                         gesture: CohortGesture?, random r: inout SeededRandom) -> CohortTrial {
         let d = device(wearer: wearer)
+        var motion = motion
+        motion.sensorOffset = d.sensorOffset
         let n = Int(duration * d.rateHz)
         var ts: [Double] = [], accel: [Vector3] = [], gyro: [Vector3] = []
         ts.reserveCapacity(n); accel.reserveCapacity(n); gyro.reserveCapacity(n)

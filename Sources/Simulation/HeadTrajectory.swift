@@ -79,10 +79,43 @@ public struct HeadTrajectory: Sendable {
     public var bobOnset = 0.0
     /// Time over which the bob grows from nothing (s): it comes from the steps, so it ramps up with them.
     public var bobRampUp = 0.0
+    /// Where the sensor sits relative to the point the head turns about (head frame, m): a sensor off the
+    /// pivot is accelerated by every rotation (angular acceleration × offset, plus the centripetal part).
+    public var sensorOffset = Vector3.zero
+    /// Movements of the whole head carried by the body (a boxer's pull-back, slip or weave).
+    public var carriages: [Carriage] = []
     public init() {}
 
-    /// Attitude head→ENU, angular rate in the head frame (rad/s), specific force in the head frame (m/s²).
-    public func state(at t: Double) -> (attitude: Quaternion, gyro: Vector3, accel: Vector3) {
+    /// The head carried by `offset` (ENU, m) and back: out over `outDuration` from `start`, held, back over
+    /// `backDuration`, each leg with the smooth (1 − cos) position profile of a reaching movement.
+    public struct Carriage: Sendable {
+        public var start: Double
+        public var outDuration: Double
+        public var hold: Double
+        public var backDuration: Double
+        public var offset: Vector3
+        public init(start: Double, outDuration: Double, hold: Double, backDuration: Double, offset: Vector3) {
+            self.start = start; self.outDuration = outDuration; self.hold = hold
+            self.backDuration = backDuration; self.offset = offset
+        }
+
+        /// Linear acceleration (ENU, m/s²) at `t`: d²/dt² of offset · (1 − cos πu)/2 on each leg.
+        func acceleration(at t: Double) -> Vector3 {
+            let backStart = start + outDuration + hold
+            if t > start && t < start + outDuration {
+                let w = Double.pi / outDuration
+                return offset * (w * w / 2 * cos(w * (t - start)))
+            }
+            if t > backStart && t < backStart + backDuration {
+                let w = Double.pi / backDuration
+                return offset * (-w * w / 2 * cos(w * (t - backStart)))
+            }
+            return .zero
+        }
+    }
+
+    /// Attitude head→ENU and angular rate in the head frame (rad/s).
+    func rotation(at t: Double) -> (attitude: Quaternion, gyro: Vector3) {
         let (psi, dpsi) = yaw.evaluate(t)
         let (theta, dtheta) = pitch.evaluate(t)
         let (phi, dphi) = roll.evaluate(t)
@@ -93,8 +126,23 @@ public struct HeadTrajectory: Sendable {
         let gyro = Vector3(dphi - dpsi * sin(theta),
                            dtheta * cos(phi) + dpsi * cos(theta) * sin(phi),
                            -dtheta * sin(phi) + dpsi * cos(theta) * cos(phi))
+        return (attitude, gyro)
+    }
+
+    /// Attitude head→ENU, angular rate in the head frame (rad/s), specific force in the head frame (m/s²).
+    public func state(at t: Double) -> (attitude: Quaternion, gyro: Vector3, accel: Vector3) {
+        let (attitude, gyro) = rotation(at: t)
         let envelope = Oscillation(amplitude: 0, frequency: 0, phase: 0, onset: bobOnset, rampUp: bobRampUp).envelope(t).0
         let bob = envelope * bobAcceleration * sin(2 * Double.pi * bobFrequency * t)
-        return (attitude, gyro, attitude.inverseRotate(Vector3(0, 0, 9.80665 + bob)))
+        var carried = Vector3(0, 0, 9.80665 + bob)
+        for c in carriages { carried += c.acceleration(at: t) }
+        var accel = attitude.inverseRotate(carried)
+        if sensorOffset != .zero {
+            // A point fixed in the head: ω̇ × r + ω × (ω × r), with ω̇ from a central difference.
+            let h = 1e-4
+            let spin = (rotation(at: t + h).gyro - rotation(at: t - h).gyro) * (1 / (2 * h))
+            accel += spin.cross(sensorOffset) + gyro.cross(gyro.cross(sensorOffset))
+        }
+        return (attitude, gyro, accel)
     }
 }
