@@ -120,7 +120,7 @@ public struct GestureDetector: GestureRecognizer {
 
         if let c = shake.completion(t: t, needed: settings.shakeHalfWaves, oneGesturePerOscillation: false,
                                      settings: settings),
-           isCertain(c, nod: false, left: left) {
+           isCertain(c, nod: false, left: left, at: t) {
             shake.markReported()
             if let e = report(.shake, start: c.runStart, swings: c.swings, at: t, otherOngoing: nod.isReported) {
                 return e
@@ -128,7 +128,7 @@ public struct GestureDetector: GestureRecognizer {
         }
         if let c = nod.completion(t: t, needed: settings.nodHalfWaves, oneGesturePerOscillation: true,
                                    settings: settings),
-           isCertain(c, nod: true, left: left) {
+           isCertain(c, nod: true, left: left, at: t) {
             nod.markReported()
             if let e = report(.nod, start: c.runStart, swings: c.swings, at: t, otherOngoing: shake.isReported) {
                 return e
@@ -194,7 +194,8 @@ public struct GestureDetector: GestureRecognizer {
     /// The run rules of the gesture model (see `Settings`): a nod not inside a long oscillation; a two-swing gesture
     /// reverses without a hold and stays within one side of a vigorous shake; with a mount, a two-swing nod
     /// starts nose-down.
-    private func isCertain(_ c: Completion, nod isNod: Bool, left: Vector3) -> Bool {
+    private func isCertain(_ c: Completion, nod isNod: Bool, left: Vector3, at t: Double) -> Bool {
+        if t - startTime < settings.settleTime { return false }
         if isNod && c.leadIn > settings.maxLeadIn { return false }
         if isNod && isCarried { return false }
         guard c.pause <= settings.maxTurnPause else { return false }
