@@ -93,6 +93,7 @@ public struct GestureDetector: GestureRecognizer {
             // First sample, or time went backwards (a new recording): start afresh from this sample.
             self = GestureDetector(settings: settings)
             smoothedGyro = gyro
+            previousRate = gyro   // no angular acceleration is known yet, and none is made up from zero
             lastTime = t
             startTime = t
             nod = HalfWaveTracker(startTime: t)
@@ -120,7 +121,7 @@ public struct GestureDetector: GestureRecognizer {
 
         if let c = shake.completion(t: t, needed: settings.shakeHalfWaves, oneGesturePerOscillation: false,
                                      settings: settings),
-           isCertain(c, nod: false, left: left, at: t) {
+           isCertain(c, nod: false, left: left) {
             shake.markReported()
             if let e = report(.shake, start: c.runStart, swings: c.swings, at: t, otherOngoing: nod.isReported) {
                 return e
@@ -128,7 +129,7 @@ public struct GestureDetector: GestureRecognizer {
         }
         if let c = nod.completion(t: t, needed: settings.nodHalfWaves, oneGesturePerOscillation: true,
                                    settings: settings),
-           isCertain(c, nod: true, left: left, at: t) {
+           isCertain(c, nod: true, left: left) {
             nod.markReported()
             if let e = report(.nod, start: c.runStart, swings: c.swings, at: t, otherOngoing: shake.isReported) {
                 return e
@@ -194,8 +195,7 @@ public struct GestureDetector: GestureRecognizer {
     /// The run rules of the gesture model (see `Settings`): a nod not inside a long oscillation; a two-swing gesture
     /// reverses without a hold and stays within one side of a vigorous shake; with a mount, a two-swing nod
     /// starts nose-down.
-    private func isCertain(_ c: Completion, nod isNod: Bool, left: Vector3, at t: Double) -> Bool {
-        if t - startTime < settings.settleTime { return false }
+    private func isCertain(_ c: Completion, nod isNod: Bool, left: Vector3) -> Bool {
         if isNod && c.leadIn > settings.maxLeadIn { return false }
         if isNod && isCarried { return false }
         guard c.pause <= settings.maxTurnPause else { return false }

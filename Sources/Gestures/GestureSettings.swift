@@ -153,11 +153,6 @@ extension GestureDetector {
         /// step of the slowest walk (1.6 Hz is 0.62 s a step), so a bounce between two steps is not forgotten.
         public var bounceHold = 0.5
 
-        /// No gesture is taken in the first this long after the detector started (s): 0.5 s, one bounce
-        /// hold, so the head's motion is known before a swing counts (a walk already under way at power-on
-        /// is not a nod). A gesture going on at power-on is taken at its next swing.
-        public var settleTime = 0.5
-
         /// The gesture axis must dominate: a swing's peak must be at least this many times the largest change
         /// of the rate about the other axes during it. 2 keeps the rotation axis within ~27° of the gesture
         /// axis: a tilt with 30 % pitch cross-talk and a slip with 40 % yaw cross-talk fail it. It is the
