@@ -93,6 +93,7 @@ public struct GestureDetector: GestureRecognizer {
             // First sample, or time went backwards (a new recording): start afresh from this sample.
             self = GestureDetector(settings: settings)
             smoothedGyro = gyro
+            previousRate = gyro   // no angular acceleration is known yet, and none is made up from zero
             lastTime = t
             startTime = t
             nod = HalfWaveTracker(startTime: t)
