@@ -37,8 +37,8 @@ extension GestureRecognizer {
 public struct GestureDetector: GestureRecognizer {
     public let settings: Settings
 
-    private var nod = HalfWaveTracker()
-    private var shake = HalfWaveTracker()
+    private var nod: HalfWaveTracker
+    private var shake: HalfWaveTracker
     private var smoothedGyro = Vector3.zero
     private var lastTime = -Double.infinity
     private var lastEvent = -Double.infinity
@@ -50,14 +50,16 @@ public struct GestureDetector: GestureRecognizer {
     private var cachedDt = -1.0
     private var cachedAlpha = 1.0
     private var cachedDecay = 1.0
+    private var cachedDecaySquared = 1.0
     /// How far the head is carried, beyond what its rotation explains, as decaying peak holds (see
     /// `Settings.leverArm`): the highest and lowest linear acceleration along each head axis (gravity removed,
     /// m/s²), the largest |angular acceleration| (rad/s²) and |angular rate| (rad/s) of the head, and the rate
     /// of the previous sample.
     private var carriedHigh = Vector3.zero
     private var carriedLow = Vector3.zero
-    private var spinHeld = 0.0
-    private var rateHeld = 0.0
+    /// Squared, so that no square root is taken per sample (the decay is squared with them).
+    private var spinHeldSquared = 0.0
+    private var rateHeldSquared = 0.0
     private var previousRate = Vector3.zero
     /// Linear acceleration (head frame, gravity removed) through the same low-pass as the rate (m/s²).
     private var smoothedLinear = Vector3.zero
@@ -70,7 +72,11 @@ public struct GestureDetector: GestureRecognizer {
         case waiting(event: GestureEvent, start: Double, due: Double, onShakeAxis: Bool, axis: Vector3)
     }
 
-    public init(settings: Settings = .default) { self.settings = settings }
+    public init(settings: Settings = .default) {
+        self.settings = settings
+        nod = HalfWaveTracker(settings: settings)
+        shake = HalfWaveTracker(settings: settings)
+    }
 
     /// Forgets all motion history (a new recording window, or a sensor reset).
     public mutating func reset() { self = GestureDetector(settings: settings) }
@@ -96,8 +102,8 @@ public struct GestureDetector: GestureRecognizer {
             previousRate = gyro   // no angular acceleration is known yet, and none is made up from zero
             lastTime = t
             startTime = t
-            nod = HalfWaveTracker(startTime: t)
-            shake = HalfWaveTracker(startTime: t)
+            nod = HalfWaveTracker(startTime: t, settings: settings)
+            shake = HalfWaveTracker(startTime: t, settings: settings)
             return nil
         }
         guard t > lastTime else { return nil }   // a repeated timestamp carries no motion
@@ -106,29 +112,25 @@ public struct GestureDetector: GestureRecognizer {
         smoothedGyro += (gyro - smoothedGyro) * smoothingAlpha(dt)
 
         // Split the rate by gravity: the vertical part turns the head left/right, the rest tilts it.
-        let up = attitude.inverseRotate(Vector3(0, 0, 1))
+        let up = GestureDetector.headUp(attitude)
         let verticalRate = up * smoothedGyro.dot(up)
         let horizontalRate = smoothedGyro - verticalRate
         // With a mount, only pitch (about the head's left axis, made horizontal) is a nod.
         let left = horizontalLeft(up: up)
         let nodRate = settings.headAxesKnown ? left * horizontalRate.dot(left) : horizontalRate
-        trackCarriage(accel: accel, up: up, dt: dt, alpha: smoothingAlpha(dt))
+        trackCarriage(accel: accel, up: up, dt: dt, alpha: cachedAlpha)
 
-        let nodWave = nod.update(t: t, dt: dt, rate: nodRate, other: smoothedGyro - nodRate,
-                                 settings: settings)
-        let shakeWave = shake.update(t: t, dt: dt, rate: verticalRate, other: horizontalRate,
-                                     settings: settings)
+        let nodWave = nod.update(t: t, dt: dt, rate: nodRate, other: smoothedGyro - nodRate)
+        let shakeWave = shake.update(t: t, dt: dt, rate: verticalRate, other: horizontalRate)
 
-        if let c = shake.completion(t: t, needed: settings.shakeHalfWaves, oneGesturePerOscillation: false,
-                                     settings: settings),
+        if let c = shake.completion(t: t, needed: settings.shakeHalfWaves, oneGesturePerOscillation: false),
            isCertain(c, nod: false, left: left) {
             shake.markReported()
             if let e = report(.shake, start: c.runStart, swings: c.swings, at: t, otherOngoing: nod.isReported) {
                 return e
             }
         }
-        if let c = nod.completion(t: t, needed: settings.nodHalfWaves, oneGesturePerOscillation: true,
-                                   settings: settings),
+        if let c = nod.completion(t: t, needed: settings.nodHalfWaves, oneGesturePerOscillation: true),
            isCertain(c, nod: true, left: left) {
             nod.markReported()
             if let e = report(.nod, start: c.runStart, swings: c.swings, at: t, otherOngoing: shake.isReported) {
@@ -147,20 +149,24 @@ public struct GestureDetector: GestureRecognizer {
         return resolvePendingFlick(at: t)
     }
 
+    @inline(__always)
     private mutating func smoothingAlpha(_ dt: Double) -> Double {
         if abs(dt - cachedDt) > 0.01 * cachedDt {
             cachedDt = dt
             cachedAlpha = settings.smoothingTimeConstant > 0 ? 1 - exp(-dt / settings.smoothingTimeConstant) : 1
             cachedDecay = settings.bounceHold > 0 ? exp(-dt / settings.bounceHold) : 0
+            cachedDecaySquared = cachedDecay * cachedDecay
         }
         return cachedAlpha
     }
 
     /// Updates the peak holds of the head's linear acceleration and of its rotation.
+    @inline(__always)
     private mutating func trackCarriage(accel: Vector3?, up: Vector3, dt: Double, alpha: Double) {
         let k = cachedDecay
-        spinHeld = Swift.max((smoothedGyro - previousRate).length / dt, spinHeld * k)
-        rateHeld = Swift.max(smoothedGyro.length, rateHeld * k)
+        let change = smoothedGyro - previousRate
+        spinHeldSquared = Swift.max(change.dot(change) / (dt * dt), spinHeldSquared * cachedDecaySquared)
+        rateHeldSquared = Swift.max(smoothedGyro.dot(smoothedGyro), rateHeldSquared * cachedDecaySquared)
         previousRate = smoothedGyro
         guard let a = accel else { return }
         let linear = a - up * Units.standardGravity
@@ -180,14 +186,21 @@ public struct GestureDetector: GestureRecognizer {
     private var isCarried: Bool {
         guard hasAccel else { return false }
         let range = (carriedHigh - carriedLow).length
-        return range > settings.bounceFloor + settings.leverArm * (2 * spinHeld + rateHeld * rateHeld)
+        return range > settings.bounceFloor + settings.leverArm * (2 * spinHeldSquared.squareRoot() + rateHeldSquared)
     }
 
     /// The head's left axis made horizontal (unit), or zero when the head lies on its side.
     private func horizontalLeft(up: Vector3) -> Vector3 {
-        let left = Vector3(0, 1, 0)
-        let h = left - up * left.dot(up)
-        return h.length > 0.5 ? h.normalized : .zero
+        let h = Vector3(0, 1, 0) - up * up.y
+        let squared = h.dot(h)
+        return squared > 0.25 ? h * (1 / squared.squareRoot()) : .zero
+    }
+
+    /// The earth's up axis in the head frame: the third row of the attitude's rotation matrix (what
+    /// `attitude.inverseRotate((0, 0, 1))` gives, without the general rotation).
+    @inline(__always)
+    static func headUp(_ q: Quaternion) -> Vector3 {
+        Vector3(2 * (q.x * q.z - q.w * q.y), 2 * (q.y * q.z + q.w * q.x), 1 - 2 * (q.x * q.x + q.y * q.y))
     }
 
     // MARK: Deciding

@@ -45,6 +45,29 @@ struct Completion: Sendable {
     var largestAngle: Double
 }
 
+/// The settings a tracker uses per sample, copied out of `GestureDetector.Settings` once: the tracker keeps
+/// them itself, so no call passes the whole settings struct (the compiler copied it, ~360 bytes, at every call).
+struct SwingLimits: Sendable {
+    var activeRate: Double
+    var swingRate: Double
+    var maxHalfWaveDuration: Double
+    var dominance: Double
+    var minSwingAngle: Double
+    /// cos of `alternationTolerance`, computed once.
+    var alternationCosine: Double
+    var maxGap: Double
+    var chainGap: Double
+    var gesturePause: Double
+    var peakPassedFraction: Double
+
+    init(_ s: GestureDetector.Settings) {
+        activeRate = s.activeRate; swingRate = s.swingRate; maxHalfWaveDuration = s.maxHalfWaveDuration
+        dominance = s.dominance; minSwingAngle = s.minSwingAngle; alternationCosine = cos(s.alternationTolerance)
+        maxGap = s.maxGap; chainGap = s.chainGap; gesturePause = s.gesturePause
+        peakPassedFraction = s.peakPassedFraction
+    }
+}
+
 /// Splits the angular rate about one gesture axis into swings (half-waves) and counts alternating runs of them.
 ///
 /// The rate is a vector (the horizontal part of the head's rate, its pitch part, or its vertical part), so the
@@ -57,9 +80,12 @@ struct HalfWaveTracker: Sendable {
     private var rotation = Vector3.zero
     private var peak = 0.0
     private var otherAtStart = Vector3.zero
-    private var otherChange = 0.0
+    /// Squared largest change of the other axes' rate (rad²/s²): compared squared per sample, rooted when read.
+    private var otherChangeSquared = 0.0
+    private var otherChange: Double { otherChangeSquared.squareRoot() }
     private var previousComponent = 0.0
-    private var previousMagnitude = 0.0
+    /// Squared rate of the previous sample while no swing was in progress (0 during a swing).
+    private var previousMagnitudeSquared = 0.0
     /// End of the latest swing of any size about this axis (s); the detector's start counts as one, since
     /// nothing is known of the motion before it.
     private var lastSwingEnd = -Double.infinity
@@ -101,59 +127,64 @@ struct HalfWaveTracker: Sendable {
     /// its run breaks and starts again (a long bout of nodding, or the first steps of a walk).
     private var oscillationReported = false
 
-    init(startTime: Double = -Double.infinity) {
+    let limits: SwingLimits
+
+    init(startTime: Double = -Double.infinity, settings: GestureDetector.Settings = .default) {
+        limits = SwingLimits(settings)
         lastSwingEnd = startTime
         chainStart = startTime
     }
 
     /// Feeds one sample: `rate` about this tracker's axis, `other` the rate about the other axes, `dt` since
     /// the previous sample. Returns the half-wave that just ended, if one did.
-    mutating func update(t: Double, dt: Double, rate: Vector3, other: Vector3,
-                         settings: GestureDetector.Settings) -> HalfWave? {
+    @inline(__always)
+    mutating func update(t: Double, dt: Double, rate: Vector3, other: Vector3) -> HalfWave? {
         var finished: HalfWave? = nil
         if isActive {
-            let axis = rotation.normalized
-            let component = rate.dot(axis)
-            let endLevel = settings.activeRate / 2
+            // The rate's component along the swing's axis so far, with one square root and no normalised copy.
+            let component = rate.dot(rotation) / rotation.dot(rotation).squareRoot()
+            let endLevel = limits.activeRate / 2
             if component < endLevel {
                 // Interpolate the crossing between the previous sample and this one.
                 let fraction = (previousComponent - endLevel) / Swift.max(previousComponent - component, 1e-12)
                 let end = t - dt + Swift.min(Swift.max(fraction, 0), 1) * dt
-                finished = finish(end: end, settings: settings)
+                finished = finish(end: end)
             } else {
                 rotation += rate * dt
                 peak = Swift.max(peak, component)
-                otherChange = Swift.max(otherChange, (other - otherAtStart).length)
+                let change = other - otherAtStart
+                otherChangeSquared = Swift.max(otherChangeSquared, change.dot(change))
                 previousComponent = component
             }
         }
-        let magnitude = rate.length
-        if !isActive && magnitude > settings.activeRate {
-            let below = Swift.min(previousMagnitude, settings.activeRate)
-            let fraction = (settings.activeRate - below) / Swift.max(magnitude - below, 1e-12)
+        let magnitudeSquared = rate.dot(rate)
+        if !isActive && magnitudeSquared > limits.activeRate * limits.activeRate {
+            let magnitude = magnitudeSquared.squareRoot()
+            let below = Swift.min(previousMagnitudeSquared.squareRoot(), limits.activeRate)
+            let fraction = (limits.activeRate - below) / Swift.max(magnitude - below, 1e-12)
             start = t - dt + Swift.min(Swift.max(fraction, 0), 1) * dt
             rotation = rate * dt
             peak = magnitude
             otherAtStart = other
-            otherChange = 0
+            otherChangeSquared = 0
             previousComponent = magnitude
             isActive = true
         }
-        previousMagnitude = isActive ? 0 : magnitude
-        if !isActive && runLength > 0 && t - lastEnd > settings.maxGap { endRun() }
+        previousMagnitudeSquared = isActive ? 0 : magnitudeSquared
+        if !isActive && runLength > 0 && t - lastEnd > limits.maxGap { endRun() }
         return finished
     }
 
     /// The swing in progress, if it is past its peak, meets the swing conditions so far, alternates with the
     /// run, and brings it to `needed` swings or more; nil otherwise or when the run was already reported.
     /// With `oneGesturePerOscillation`, an oscillation that already had its gesture reported offers no more.
-    func completion(t: Double, needed: Int, oneGesturePerOscillation: Bool,
-                    settings: GestureDetector.Settings) -> Completion? {
+    @inline(__always)
+    func completion(t: Double, needed: Int, oneGesturePerOscillation: Bool) -> Completion? {
         guard isActive, !isReported, runLength + 1 >= needed, runLength > 0 else { return nil }
         if oneGesturePerOscillation && oscillationReported { return nil }
-        guard peak >= settings.swingRate, previousComponent <= settings.peakPassedFraction * peak,
-              t - start <= settings.maxHalfWaveDuration, peak >= settings.dominance * otherChange,
-              rotation.length >= settings.minSwingAngle, alternates(rotation.normalized, start: start, settings: settings)
+        guard peak >= limits.swingRate, previousComponent <= limits.peakPassedFraction * peak,
+              t - start <= limits.maxHalfWaveDuration, peak >= limits.dominance * otherChange,
+              rotation.length >= limits.minSwingAngle, alternates(rotation.normalized, start: start)
         else { return nil }
         return Completion(swings: runLength + 1, runStart: runStart, leadIn: leadIn,
                           firstRotation: firstRotation, rotation: rotation, pause: Swift.min(minPause, start - lastEnd),
@@ -166,31 +197,33 @@ struct HalfWaveTracker: Sendable {
         oscillationReported = false
     }
 
-    private func alternates(_ axis: Vector3, start: Double, settings: GestureDetector.Settings) -> Bool {
-        runLength > 0 && axis.dot(lastAxis) < -cos(settings.alternationTolerance) && start - lastEnd <= settings.maxGap
+    @inline(__always)
+    private func alternates(_ axis: Vector3, start: Double) -> Bool {
+        runLength > 0 && axis.dot(lastAxis) < -limits.alternationCosine && start - lastEnd <= limits.maxGap
     }
 
-    private mutating func finish(end: Double, settings: GestureDetector.Settings) -> HalfWave {
+    @inline(__always)
+    private mutating func finish(end: Double) -> HalfWave {
         isActive = false
         let angle = rotation.length
-        let qualifies = peak >= settings.swingRate
-            && end - start <= settings.maxHalfWaveDuration
-            && peak >= settings.dominance * otherChange
-            && angle >= settings.minSwingAngle
+        let qualifies = peak >= limits.swingRate
+            && end - start <= limits.maxHalfWaveDuration
+            && peak >= limits.dominance * otherChange
+            && angle >= limits.minSwingAngle
         let axis = rotation.normalized
         let stillBefore = start - lastSwingEnd
         lastSwingEnd = end
         // Back-to-back swings are one oscillation; a slow swing (looking up or down, turning) or a weak one
         // is no part of a rhythm, so a new oscillation may begin after it.
-        if stillBefore > settings.chainGap { startChain(at: start) }
-        if end - start > settings.maxHalfWaveDuration || peak < settings.swingRate { startChain(at: end) }
+        if stillBefore > limits.chainGap { startChain(at: start) }
+        if end - start > limits.maxHalfWaveDuration || peak < limits.swingRate { startChain(at: end) }
         let oscillatingFor = start - chainStart
         if qualifies {
             // A pause longer than a reversal ends a gesture: what follows is a new one (the next "yes").
             // A pause longer than a gesture's own ends it: what follows is a new one (the next "yes").
-            let paused = start - lastEnd > settings.gesturePause
+            let paused = start - lastEnd > limits.gesturePause
             if paused { oscillationReported = false }
-            if alternates(axis, start: start, settings: settings) && !(paused && isReported) {
+            if alternates(axis, start: start) && !(paused && isReported) {
                 runLength += 1
                 minPause = Swift.min(minPause, start - lastEnd)
                 largestAngle = Swift.max(largestAngle, angle)
@@ -205,7 +238,7 @@ struct HalfWaveTracker: Sendable {
             }
             lastAxis = axis
             lastEnd = end
-        } else if peak >= settings.swingRate {
+        } else if peak >= limits.swingRate {
             // A brisk movement that is no swing of a gesture (too long, too small or about a mixed axis)
             // breaks the run; a small wobble does not, only the gap timer limits it.
             endRun()
