@@ -41,10 +41,11 @@ let smallAngleLimit = 1.0 / 16
 }
 
 /// atan2(y, x) for a direction close to +x: for |y| ≤ x/8 from the series of atan(y/x) up to the 17th power
-/// (the next term is below 1e-18 of the result), otherwise libm's atan2. The filter asks for the angle
-/// between the heading and the field it measures, which is within a few degrees once it has converged.
+/// (the next term is below 1e-18 of the result), otherwise `fastAtan2` (range-reduced, no libm). The filter
+/// asks for the angle between the heading and the field it measures, which is within a few degrees once it
+/// has converged (on a fast recording a quarter of the samples are beyond 7°).
 @inline(__always) func atan2NearXAxis(_ y: Double, _ x: Double) -> Double {
-    guard x > 0, abs(y) <= 0.125 * x else { return atan2(y, x) }
+    guard x > 0, abs(y) <= 0.125 * x else { return fastAtan2(y, x) }
     let t = y / x
     let t2 = t * t, t4 = t2 * t2, t8 = t4 * t4
     // atan t = t (1 − t²/3 + t⁴/5 − … + t¹⁶/17), summed in pairs of terms (Estrin's scheme) rather than one

@@ -34,6 +34,11 @@ public struct Pipeline: Sendable {
     public private(set) var lastDetection: DetectedGesture? = nil
     /// Latest head-frame sample (for views and plots).
     public private(set) var headGyro = Vector3.zero
+    /// Mount × soft iron, and the hard iron: a raw magnetometer sample m is `magnetometerToHead · (m − hardIron)`
+    /// in the head frame, one matrix product per sample where soft iron then mount were two. Formed once here,
+    /// because the settings (mount and calibration) are fixed for the pipeline's lifetime.
+    private let magnetometerToHead: Matrix3
+    private let hardIron: Vector3
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
@@ -42,6 +47,9 @@ public struct Pipeline: Sendable {
         smoother = HeadingSmoother(settings: settings.smoother)
         detector = GestureDetector(settings: settings.gestures)
         panel = LedPanel(settings: settings.leds)
+        let mount = settings.mount
+        magnetometerToHead = Matrix3(rows: mount.forward, mount.left, mount.up) * settings.calibration.magnetometer.softIron
+        hardIron = settings.calibration.magnetometer.hardIron
     }
 
     /// The attitude of the head (head → ENU).
@@ -67,7 +75,9 @@ public struct Pipeline: Sendable {
         let g = settings.mount.apply(settings.calibration.correctGyro(gyro))
         var m: Vector3? = nil
         if let raw = mag {
-            m = settings.mount.apply(settings.calibration.correctMagnetometer(raw))
+            // = settings.mount.apply(settings.calibration.correctMagnetometer(raw)), to rounding.
+            let d = raw - hardIron, r = magnetometerToHead
+            m = Vector3(r.row0.dot(d), r.row1.dot(d), r.row2.dot(d))
             hasMagnetometer = true
         }
         headGyro = g
