@@ -47,7 +47,7 @@ public struct AttitudeFilter: Sendable {
             current.gyroAttitude = AttitudeFilter.unit(newValue.gyroAttitude)
             current.inclination = AttitudeFilter.unit(newValue.inclination)
             headingRotation = HeadingRotation(angle: newValue.headingOffset)
-            dipReference = UnitAngle(newValue.magDipReference)
+            dipAnchor = DipAnchor(newValue.magDipReference)
         }
     }
 
@@ -72,8 +72,8 @@ public struct AttitudeFilter: Sendable {
     private var current: State
     /// `current.headingOffset` as a half-angle rotation, turned along with it (no sin/cos per sample).
     private var headingRotation = HeadingRotation()
-    /// `current.magDipReference` as a unit angle pair, turned along with it.
-    private var dipReference = UnitAngle()
+    /// An angle near `current.magDipReference`, with its cosine and sine, from which the field's dip is measured.
+    private var dipAnchor = DipAnchor(0)
     /// Coefficients for the IMU's sample interval and for the magnetometer's own.
     private var coefficients = Coefficients()
     private var magCoefficients = Coefficients()
@@ -279,7 +279,7 @@ public struct AttitudeFilter: Sendable {
     private mutating func learnMagReference(norm: Double, dip: Double) {
         current.magNormReference = norm
         current.magDipReference = dip
-        dipReference = UnitAngle(dip)
+        dipAnchor = DipAnchor(dip)
         current.hasHeadingReference = true
     }
 
@@ -292,12 +292,12 @@ public struct AttitudeFilter: Sendable {
         let level = axes.rotate(m)
         let norm = m.length
         let horizontal = (level.x * level.x + level.y * level.y).squareRoot()
-        // Dip angle of the field (`dipAngle(earthField: level)`). Once there is a reference, as the reference
-        // plus the angle from it to the field's (horizontal, down) direction: a small angle, so a series
-        // rather than libm's atan2.
+        // Dip angle of the field (`dipAngle(earthField: level)`). Once there is a reference, as an anchor angle
+        // near it plus the angle from the anchor to the field's (horizontal, down) direction: a small angle, so a
+        // series rather than libm's atan2.
         let dip: Double
         if current.hasHeadingReference {
-            dip = current.magDipReference + dipReference.angle(to: horizontal, -level.z)
+            dip = dipAnchor.angle + dipAnchor.pair.angle(to: horizontal, -level.z)
         } else {
             dip = atan2(-level.z, horizontal)
             learnMagReference(norm: norm, dip: dip)
@@ -311,7 +311,7 @@ public struct AttitudeFilter: Sendable {
             current.magNormReference += (norm - current.magNormReference) * magCoefficients.magReference
             let dipChange = (dip - current.magDipReference) * magCoefficients.magReference
             current.magDipReference += dipChange
-            dipReference.turn(by: dipChange)
+            dipAnchor.follow(current.magDipReference)
             current.magCandidateTime = 0
             if current.magRejectedTime > 0 {
                 current.magRecoveryTime = Swift.min(current.magRejectedTime, settings.magMaxRecoveryTime) / settings.magRecoveryFactor

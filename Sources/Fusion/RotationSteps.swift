@@ -164,3 +164,24 @@ struct HeadingRotation: Equatable {
         return Quaternion(w: c * q.w - s * q.z, x: c * q.x - s * q.y, y: c * q.y + s * q.x, z: c * q.z + s * q.w)
     }
 }
+
+/// A fixed angle near the learned dip reference with its cosine and sine, from which the measured dip is taken
+/// (anchor + the small angle from the anchor to the field, `UnitAngle.angle(to:)`). The reference creeps by
+/// 1e-5 rad per sample; a pair turned along with it at every sample cost a sin/cos series, a rotation and a
+/// renormalisation. The anchor instead stays put and is only set again (libm sin/cos) once the reference has
+/// moved 1/64 rad (0.9°) from it, which keeps the angle to the field inside the series' range; the dip is the
+/// same angle either way, to rounding.
+struct DipAnchor {
+    private(set) var angle: Double
+    private(set) var pair: UnitAngle
+
+    init(_ angle: Double) {
+        self.angle = angle
+        pair = UnitAngle(cos: cos(angle), sin: sin(angle))
+    }
+
+    /// Moves the anchor to `reference` once it has drifted away by more than 1/64 rad.
+    @inline(__always) mutating func follow(_ reference: Double) {
+        if abs(reference - angle) > 1.0 / 64 { self = DipAnchor(reference) }
+    }
+}
