@@ -75,7 +75,7 @@ public struct GestureDetector: GestureRecognizer {
     public init(settings: Settings = .default) {
         self.settings = settings
         nod = HalfWaveTracker(settings: settings)
-        shake = HalfWaveTracker(settings: settings)
+        shake = HalfWaveTracker(settings: settings, pausesAtReversals: false)
     }
 
     /// Forgets all motion history (a new recording window, or a sensor reset).
@@ -103,7 +103,7 @@ public struct GestureDetector: GestureRecognizer {
             lastTime = t
             startTime = t
             nod = HalfWaveTracker(startTime: t, settings: settings)
-            shake = HalfWaveTracker(startTime: t, settings: settings)
+            shake = HalfWaveTracker(startTime: t, settings: settings, pausesAtReversals: false)
             return nil
         }
         guard t > lastTime else { return nil }   // a repeated timestamp carries no motion

@@ -99,7 +99,8 @@ extension GestureDetector {
         /// A two-swing gesture (one down-up, one left-right) must reverse within this pause between its
         /// swings (s): 0.25 s. A gesture's reversal (model: 0–0.1 s plus the time the rate spends under the
         /// activity threshold around the reversal, ≤ 0.1 s at 30 °/s) fits; a glance holds 0.35 s or more
-        /// while the eyes fixate, so a glance and back is no shake. Three or more swings need no such rule.
+        /// while the eyes fixate, so a glance and back is no shake. In a shake of any length such a hold at a
+        /// reversal ends the run: what follows is a new movement (a nod's cycles may pause, see `gesturePause`).
         public var maxTurnPause = 0.25
 
         /// The larger swing of a two-swing gesture must turn the head at least this far (rad): 5°. The

@@ -59,12 +59,17 @@ struct SwingLimits: Sendable {
     var chainGap: Double
     var gesturePause: Double
     var peakPassedFraction: Double
+    /// A pause at a reversal longer than this ends the run (s): `maxTurnPause` for shakes, whose reversals
+    /// never stop (a hold at the turned position is a glance's fixation, and what follows is a new movement);
+    /// never for nods, which the model lets pause 0.1–0.6 s at the top between the nods of one "yes".
+    var longestReversalPause: Double
 
-    init(_ s: GestureDetector.Settings) {
+    init(_ s: GestureDetector.Settings, pausesAtReversals: Bool) {
         activeRate = s.activeRate; swingRate = s.swingRate; maxHalfWaveDuration = s.maxHalfWaveDuration
         dominance = s.dominance; minSwingAngle = s.minSwingAngle; alternationCosine = cos(s.alternationTolerance)
         maxGap = s.maxGap; chainGap = s.chainGap; gesturePause = s.gesturePause
         peakPassedFraction = s.peakPassedFraction
+        longestReversalPause = pausesAtReversals ? .infinity : s.maxTurnPause
     }
 }
 
@@ -129,8 +134,11 @@ struct HalfWaveTracker: Sendable {
 
     let limits: SwingLimits
 
-    init(startTime: Double = -Double.infinity, settings: GestureDetector.Settings = .default) {
-        limits = SwingLimits(settings)
+    /// `pausesAtReversals`: the gesture may rest at a reversal and go on (nods); otherwise a rest there ends
+    /// the run (shakes).
+    init(startTime: Double = -Double.infinity, settings: GestureDetector.Settings = .default,
+         pausesAtReversals: Bool = true) {
+        limits = SwingLimits(settings, pausesAtReversals: pausesAtReversals)
         lastSwingEnd = startTime
         chainStart = startTime
     }
@@ -223,7 +231,8 @@ struct HalfWaveTracker: Sendable {
             // A pause longer than a gesture's own ends it: what follows is a new one (the next "yes").
             let paused = start - lastEnd > limits.gesturePause
             if paused { oscillationReported = false }
-            if alternates(axis, start: start) && !(paused && isReported) {
+            let held = start - lastEnd > limits.longestReversalPause
+            if alternates(axis, start: start) && !(paused && isReported) && !held {
                 runLength += 1
                 minPause = Swift.min(minPause, start - lastEnd)
                 largestAngle = Swift.max(largestAngle, angle)

@@ -50,6 +50,20 @@ import Testing
         #expect(try detect(m, duration: end + 2, settings: .init(flicks: false, gestures: .firm)).isEmpty)
     }
 
+    @Test(arguments: [30.0, 100])
+    func twoNosWithTheHeadHeldTurnedBetweenThemAreTwoShakes(hz: Double) throws {
+        // Left-right-left (three swings, 0.2 s each at 150 °/s), the head held at the turned position for
+        // 0.4 s (longer than any reversal of a shake, as long as a glance's fixation), then right-left-right.
+        // Two movements, two "no"s; without the hold they would be one shake.
+        var m = HeadMotion()
+        m.yaw = [.halfWaves(start: 1.5, count: 3, halfPeriod: 0.2, peakRate: 150 * degrees),
+                 .halfWaves(start: 2.5, count: 3, halfPeriod: 0.2, peakRate: -150 * degrees)]
+        #expect(try detect(m, hz: hz, duration: 4.5).map(\.event) == [.shake, .shake], "\(hz) Hz")
+        var joined = HeadMotion()
+        joined.yaw = [.halfWaves(start: 1.5, count: 6, halfPeriod: 0.2, peakRate: 150 * degrees)]
+        #expect(try detect(joined, hz: hz, duration: 4.5).map(\.event) == [.shake], "\(hz) Hz")
+    }
+
     @Test(arguments: [25.0, 100])
     func oneLeftRightIsAShake(hz: Double) throws {
         // Left 15° and back to the middle, no pause at the turn, 0.25 s per swing (94 °/s).
