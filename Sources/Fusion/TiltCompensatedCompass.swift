@@ -35,7 +35,7 @@ public struct TiltCompensatedCompass: Sendable {
         // The forward axis (body +x) in ENU: the first column of q's rotation matrix, without a full rotate.
         let east = 1 - 2 * (q.y * q.y + q.z * q.z), north = 2 * (q.x * q.y + q.w * q.z)
         let horizontal2 = east * east + north * north
-        let degrees = wrapDegrees360(fastAtan2(east, north) * Units.degreesPerRadian + settings.declinationDegrees)
+        let degrees = wrapDegrees360(atan2(east, north) * Units.degreesPerRadian + settings.declinationDegrees)
         let validity: HeadingReading.Validity
         if !hasMagnetometer {
             validity = .noMagnetometer
