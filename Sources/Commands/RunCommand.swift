@@ -75,6 +75,11 @@ struct RunCommand: Command {
         let chip = session.loop.driver.chipName
         Console.out("headtrack: \(chip) on \(config.i2cDevice)"
             + ", LEDs on \(lines.chipPath) (\(lines.chipLabel)) lines \(config.ledLines.map(String.init).joined(separator: ","))")
+        // Under systemd, stdout and stderr are sockets to the journal, written from the loop thread. A journal
+        // that stalls would block that write and with it the loop: make them non-blocking, so a line it cannot
+        // take now is dropped and counted instead (restored before the closing lines, which must get through).
+        let journalNeverBlocks = Log.toJournal && Console.outputsNeverBlock(true)
+        defer { if journalNeverBlocks { Console.outputsNeverBlock(false) } }   // also on an error's way out
         var status = ServiceStatus(device: chip)
         var faultLog = FaultLog()
         let notifying = SystemdNotify.available
@@ -98,6 +103,10 @@ struct RunCommand: Command {
             }
         }
         stream?.stop()
+        if journalNeverBlocks { Console.outputsNeverBlock(false) }
+        if Console.droppedLines > 0 {
+            Log.warning("headtrack: \(Console.droppedLines) log lines dropped while the journal could not take them")
+        }
         Console.out(session.stoppedLine)
         if let s = stream { Log.info("  " + StreamSetup.summary(s)) }
         if !quiet { for line in session.loop.timing.summaryLines { Console.out("  " + line) } }

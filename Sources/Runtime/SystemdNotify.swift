@@ -29,7 +29,8 @@ public enum SystemdNotify {
         var message = Array(state.utf8)
         let sent = withUnsafePointer(to: &address) { p in
             p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
-                sendto(fd, &message, message.count, Int32(MSG_NOSIGNAL), sa, socklen_t(length))
+                // MSG_DONTWAIT: a manager whose queue is full must not block the loop (the next ping follows).
+                sendto(fd, &message, message.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT), sa, socklen_t(length))
             }
         }
         return sent == message.count
