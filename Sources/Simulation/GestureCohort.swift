@@ -64,6 +64,9 @@ public struct CohortDevice: Sendable {
     /// Where the sensor sits relative to the head–neck pivot (head frame, m): at the ear, 2–6 cm above
     /// the pivot (C0–C1 lies a little below ear level), 1 cm behind to 2 cm ahead, 6–8 cm to the side.
     public var sensorOffset: Vector3
+    /// How much later the accelerometer's path shows motion than the gyro's (s): 0–10 ms, the spread of
+    /// on-chip filter group delays between the two sensors of MEMS IMUs (their low-pass settings differ).
+    public var accelLag: Double
 }
 
 /// A seeded synthetic cohort: virtual wearers drawn from the gesture model's ranges (see
@@ -97,9 +100,10 @@ public struct GestureCohort: Sendable {
                                       angle: r.range(0, 10) * Units.radiansPerDegree)
         // Drawn last, so the draws above stay what they were for a given seed.
         let sensorOffset = Vector3(r.range(-0.01, 0.02), r.sign() * r.range(0.06, 0.08), r.range(0.02, 0.06))
+        let accelLag = r.range(0, 0.010)
         return CohortDevice(rateHz: rate, lowPassHz: lowPass, gyroNoise: density * nyquist.squareRoot(),
                             accelNoise: accelDensity * nyquist.squareRoot(), gyroBias: bias, mount: mount,
-                            misalignment: misalignment, sensorOffset: sensorOffset)
+                            misalignment: misalignment, sensorOffset: sensorOffset, accelLag: accelLag)
     }
 
     /// The trial of `kind` for `wearer`: the same every time for the same seed.
@@ -142,7 +146,8 @@ public struct GestureCohort: Sendable {
         for i in 0..<n {
             let t = Double(i) * dt
             let s = motion.state(at: t)
-            let gHead = d.misalignment.rotate(s.gyro), aHead = d.misalignment.rotate(s.accel)
+            let lagged = d.accelLag > 0 ? motion.state(at: t - d.accelLag).accel : s.accel
+            let gHead = d.misalignment.rotate(s.gyro), aHead = d.misalignment.rotate(lagged)
             if i == 0 { g1 = gHead; g2 = gHead; a1 = aHead; a2 = aHead }
             g1 += (gHead - g1) * alpha; g2 += (g1 - g2) * alpha
             a1 += (aHead - a1) * alpha; a2 += (a1 - a2) * alpha
