@@ -109,7 +109,8 @@ public struct GestureDetector: GestureRecognizer {
         guard t > lastTime else { return nil }   // a repeated timestamp carries no motion
         let dt = t - lastTime
         lastTime = t
-        smoothedGyro += (gyro - smoothedGyro) * smoothingAlpha(dt)
+        let alpha = smoothingAlpha(dt)
+        smoothedGyro += (gyro - smoothedGyro) * alpha
 
         // Split the rate by gravity: the vertical part turns the head left/right, the rest tilts it.
         let up = GestureDetector.headUp(attitude)
@@ -118,7 +119,7 @@ public struct GestureDetector: GestureRecognizer {
         // With a mount, only pitch (about the head's left axis, made horizontal) is a nod.
         let left = horizontalLeft(up: up)
         let nodRate = settings.headAxesKnown ? left * horizontalRate.dot(left) : horizontalRate
-        trackCarriage(accel: accel, up: up, dt: dt, alpha: cachedAlpha)
+        trackCarriage(accel: accel, up: up, dt: dt, alpha: alpha)
 
         let nodWave = nod.update(t: t, dt: dt, rate: nodRate, other: smoothedGyro - nodRate)
         let shakeWave = shake.update(t: t, dt: dt, rate: verticalRate, other: horizontalRate)

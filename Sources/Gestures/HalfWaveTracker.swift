@@ -227,8 +227,8 @@ struct HalfWaveTracker: Sendable {
         if end - start > limits.maxHalfWaveDuration || peak < limits.swingRate { startChain(at: end) }
         let oscillatingFor = start - chainStart
         if qualifies {
-            // A pause longer than a reversal ends a gesture: what follows is a new one (the next "yes").
-            // A pause longer than a gesture's own ends it: what follows is a new one (the next "yes").
+            // A pause longer than a gesture's own ends it: what follows is a new one (the next "yes"). For a
+            // shake, already a hold at the turned position does (see `SwingLimits.longestReversalPause`).
             let paused = start - lastEnd > limits.gesturePause
             if paused { oscillationReported = false }
             let held = start - lastEnd > limits.longestReversalPause
