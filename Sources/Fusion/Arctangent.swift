@@ -23,13 +23,21 @@ import Musl
     let steep = ay > ax  // beyond 45° from the x axis: measure from the y axis instead
     let l = steep ? ay : ax, s = steep ? ax : ay
     guard l > 0, l < .infinity, s == s else { return atan2(y, x) }
-    let eighths = (s / l * 8).rounded()  // 0 ... 8
-    let c = eighths * 0.125
+    let eighths = roundedNonNegative(s / l * 8)  // 0 ... 8
+    let c = Double(eighths) * 0.125
     let u = (s - c * l) / (l + c * s)
-    var a = arctangentOfEighths(Int(eighths)) + arctangentSeries(u)
+    var a = arctangentOfEighths(eighths) + arctangentSeries(u)
     if steep { a = .pi / 2 - a }
     if x < 0 { a = .pi - a }
     return y.sign == .minus ? -a : a
+}
+
+/// `v.rounded()` (to nearest, ties away from zero) for 0 ≤ v ≤ 2⁵², as an Int. `rounded()` is a call to libm's
+/// `round` on x86-64 without SSE4.1 (the baseline this must run on); truncation is one instruction, and the
+/// fraction v − trunc(v) is exact, so comparing it with ½ rounds exactly as `rounded()` does, ties included.
+@inline(__always) func roundedNonNegative(_ v: Double) -> Int {
+    let whole = Int(v)
+    return v - Double(whole) >= 0.5 ? whole + 1 : whole
 }
 
 /// atan u for |u| ≤ 1/16, to the u¹³ term, in pairs of terms (Estrin's scheme: fewer dependent steps).

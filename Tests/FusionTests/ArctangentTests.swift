@@ -52,4 +52,19 @@ import Testing
             #expect(abs(arctangentSeries(u) - atan(u)) <= 1.5e-17 + 2.3e-16 * abs(u), "u \(u)")
         }
     }
+    /// The table index is rounded without libm's `round`: it must round exactly as `rounded()` does, on every
+    /// half (a tie goes away from zero), next to each half, at 0, at the largest whole doubles it takes, and
+    /// over a grid of the ratios the filter gives it (0 to 8).
+    @Test func indexRoundingIsRoundeds() {
+        var values: [Double] = [0, .leastNonzeroMagnitude, 0.5.nextDown, 1.5.nextDown, 4503599627370495.5, 4503599627370496]
+        for k in 0...16 {
+            let half = Double(k) + 0.5, whole = Double(k)
+            values += [half.nextDown, half, half.nextUp, whole.nextDown, whole, whole.nextUp]
+        }
+        for i in 0...80_000 { values.append(Double(i) / 10_000 + 1e-9 * Double(i % 7)) }
+        var mismatches = 0
+        for v in values where v >= 0 && roundedNonNegative(v) != Int(v.rounded()) { mismatches += 1 }
+        #expect(mismatches == 0)
+        #expect(roundedNonNegative(2.5) == 3 && roundedNonNegative(0.5.nextDown) == 0 && roundedNonNegative(7.5) == 8)
+    }
 }
