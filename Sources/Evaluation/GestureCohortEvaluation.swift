@@ -65,8 +65,9 @@ public struct GestureCohortEvaluation: Sendable {
             s.headAxesKnown = true   // every wearer's mount is known, as in a configured headset
             return GestureReplay.detections(in: trace, mount: trial.mount, recognizer: GestureDetector(settings: s))
         case .classic:
+            // The classic recipe's thresholds are per frame: it gets every sample.
             return GestureReplay.detections(in: trace, mount: trial.mount,
-                                            recognizer: ClassicGestureDetector(settings: classicSettings))
+                                            recognizer: ClassicGestureDetector(settings: classicSettings), inputInterval: 0)
         }
     }
 

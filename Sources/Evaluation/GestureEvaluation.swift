@@ -67,7 +67,9 @@ public struct GestureEvaluation: Sendable {
             s.headAxesKnown = mount != nil   // a given mount names the head's axes
             return GestureReplay.detections(in: trace, mount: m, recognizer: GestureDetector(settings: s))
         case .classic:
-            return GestureReplay.detections(in: trace, mount: m, recognizer: ClassicGestureDetector(settings: classicSettings))
+            // The classic recipe's thresholds are per frame: it gets every sample.
+            return GestureReplay.detections(in: trace, mount: m, recognizer: ClassicGestureDetector(settings: classicSettings),
+                                            inputInterval: 0)
         }
     }
 

@@ -26,6 +26,7 @@ public struct Pipeline: Sendable {
     public let compass: TiltCompensatedCompass
     public private(set) var smoother: HeadingSmoother
     public private(set) var detector: GestureDetector
+    private var gestureInput = GestureInputDecimator()
     public private(set) var panel: LedPanel
     public private(set) var displayed = DisplayedHeading(degrees: 0, isLive: false, hasValue: false)
     public private(set) var lastSampleTime = -Double.infinity
@@ -83,8 +84,9 @@ public struct Pipeline: Sendable {
         headGyro = g
         filter.update(gyro: g, accel: a, mag: m, dt: dt)
         guard filter.isInitialized else { return nil }
-        let detection = detector.detect(t: t, gyro: g - filter.gyroBias, accel: a, attitude: filter.attitude)
-        guard let d = detection else { return nil }
+        // The detector runs at about 100 Hz on means of consecutive samples (see `GestureInputDecimator`).
+        guard let s = gestureInput.add(t: t, gyro: g - filter.gyroBias, accel: a),
+              let d = detector.detect(t: s.t, gyro: s.gyro, accel: s.accel, attitude: filter.attitude) else { return nil }
         lastDetection = d
         panel.show(GestureLedEvent(d.event), at: t)
         return d.event
