@@ -82,10 +82,13 @@ struct RunCommand: Command {
         defer { if journalNeverBlocks { Console.outputsNeverBlock(false) } }   // also on an error's way out
         var status = ServiceStatus(device: chip)
         var faultLog = FaultLog()
-        let notifying = SystemdNotify.available
-        session.serve(duration: duration, thread: LoopThread(realtime: realtime), status: status.text, say: Log.say) { event, pipeline in
+        // Opened once before the loop: every ping and status is then one sendto() from the loop thread.
+        let notifier = SystemdNotifier()
+        defer { notifier?.close() }
+        session.serve(duration: duration, thread: LoopThread(realtime: realtime), status: status.text,
+                      notifier: notifier, say: Log.say) { event, pipeline in
             stream?.handle(event, pipeline)
-            if notifying, let text = status.handle(event) { SystemdNotify.send("STATUS=" + text) }
+            if let notifier, let text = status.handle(event) { notifier.send("STATUS=" + text) }
             switch event {
             case let .gesture(t, e):
                 if !quiet { Log.info("t=\(fixed(t, 2))s gesture: \(e.rawValue)") }

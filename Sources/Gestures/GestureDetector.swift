@@ -207,7 +207,7 @@ public struct GestureDetector: GestureRecognizer {
     // MARK: Deciding
 
     /// The run rules of the gesture model (see `Settings`): a nod not inside a long oscillation; a two-swing gesture
-    /// reverses without a hold and stays within one side of a vigorous shake; with a mount, a two-swing nod
+    /// reverses without a hold and stays within the range of a vigorous shake; with a mount, a two-swing nod
     /// starts nose-down.
     private func isCertain(_ c: Completion, nod isNod: Bool, left: Vector3) -> Bool {
         if isNod && c.leadIn > settings.maxLeadIn { return false }

@@ -19,7 +19,7 @@ struct EvalGesturesCommand: EvalTopic {
         usage: headtrack eval gestures PATH... [--mount F,L,U] [--detector default|classic] [--flicks]
                                        [--preset sensitive|normal|firm] [--nod-shake sensitive|normal|firm]
                                        [--cooldown S] [--json]
-               headtrack eval gestures --cohort N [--seed S] [--nod-shake sensitive|normal|firm]
+               headtrack eval gestures --cohort N [--seed S] [--nod-shake sensitive|normal|firm] [--windows S]
 
         Replays each imu-trace v1 recording (mount → attitude filter → gesture detector) and scores the
         detections against NAME.truth.json beside NAME.csv. A PATH that is a directory means every *.csv in
@@ -34,6 +34,11 @@ struct EvalGesturesCommand: EvalTopic {
         every gesture kind once and every distractor for 40 s, and prints recall per gesture kind, flashes
         per gesture, false events per minute per distractor and latency after the completing swing's peak,
         for the default detector and for the classic recipe.
+
+        --cohort N --windows S cuts the same trials into S-second windows replayed from a fresh start each,
+        as earbud datasets are: one per gesture, opening 0–0.4 s before its first swing, and four per
+        distractor; it prints the share of windows each detector gets right (the gesture's label and not
+        the other; no nod or shake in a distractor's window).
 
         options:
           --mount F,L,U     sensor axes that point forward, left and up, e.g. --mount=-x,z,y for the shared
@@ -50,12 +55,14 @@ struct EvalGesturesCommand: EvalTopic {
           --cooldown S      minimum time between two reported gestures (default 0.5 s)
           --cohort N        score on N synthetic wearers instead of recordings (1 to 10000)
           --seed S          the cohort's seed (default 1)
+          --windows S       with --cohort: score S-second windows (0.2 to 10 s) instead of whole trials
           --json            print the results as JSON instead of a table
 
         example:
           headtrack eval gestures ../shared/data/gestures --mount=-x,z,y
           headtrack eval gestures ../shared/data/gestures --detector classic --json
           headtrack eval gestures --cohort 200 --seed 7
+          headtrack eval gestures --cohort 100 --windows 1
         """
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
@@ -99,10 +106,26 @@ struct EvalGesturesCommand: EvalTopic {
                 }
                 seed = UInt64(s)
             }
+            let windowSeconds = try arguments.double("windows")
             guard try arguments.positionals().isEmpty else {
                 throw CommandError("give either recordings or --cohort N, not both", status: 2)
             }
             let cohort = GestureCohort(wearers: Int(n), seed: seed)
+            if let w = windowSeconds {
+                guard w >= 0.2, w <= 10 else {
+                    throw CommandError("--windows must be a window length from 0.2 to 10 s, e.g. --windows 1", status: 2)
+                }
+                func scores(_ d: GestureEvaluation.Detector) -> ([GestureCohortWindows.KindScore], String) {
+                    let e = GestureCohortEvaluation(cohort: cohort, detector: d, settings: evaluation.settings,
+                                                    classicSettings: evaluation.classicSettings)
+                    let windows = GestureCohortWindows(evaluation: e, seconds: w)
+                    return (windows.run(), windows.description)
+                }
+                let (mine, description) = scores(.default)
+                Console.out(GestureCohortWindowsReport.table(default: mine, classic: scores(.classic).0,
+                                                             description: description))
+                return 0
+            }
             var tables: [String] = []
             for detector in GestureEvaluation.Detector.allCases {
                 let e = GestureCohortEvaluation(cohort: cohort, detector: detector, settings: evaluation.settings,
@@ -111,6 +134,10 @@ struct EvalGesturesCommand: EvalTopic {
             }
             Console.out(tables.joined(separator: "\n\n"))
             return 0
+        }
+        if try arguments.double("windows") != nil {
+            throw CommandError("--windows works with --cohort N only: it cuts the synthetic trials into windows "
+                + "(a recording with a window column is replayed window by window already)", status: 2)
         }
         let json = arguments.flag("json")
         let paths = try arguments.positionals()

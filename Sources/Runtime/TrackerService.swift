@@ -28,10 +28,11 @@ extension RealtimeMode {
 extension TrackerSession {
     /// `run`'s service around a started session: systemd READY with `status`, the watchdog fed from the
     /// display stage (a loop that stops running stops feeding it), a fault summary every minute, the loop run
-    /// as `run` does, and systemd STOPPING at the end. `observer` sees every event after the service counted it.
-    public mutating func serve(duration: Double?, thread: LoopThread, status: String, say: (ServiceLine) -> Void,
-                               observer: (LoopEvent, Pipeline) -> Void) {
-        SystemdNotify.ready(status: status)
+    /// as `run` does, and systemd STOPPING at the end, all through `notifier` (nil: not run by systemd), which
+    /// the caller opened before the loop. `observer` sees every event after the service counted it.
+    public mutating func serve(duration: Double?, thread: LoopThread, status: String, notifier: SystemdNotifier?,
+                               say: (ServiceLine) -> Void, observer: (LoopEvent, Pipeline) -> Void) {
+        notifier?.send("READY=1\nSTATUS=\(status)")
         var nextSummary = 60.0
         var samples = 0
         var faults = FaultCounters()  // kept from the events, for the minute summary while the loop runs
@@ -49,7 +50,7 @@ extension TrackerSession {
             case let .display(t, _):
                 if let w = watchdogInterval, t >= nextWatchdog {
                     nextWatchdog = t + w
-                    SystemdNotify.watchdog()
+                    notifier?.watchdog()
                 }
                 if t >= nextSummary {
                     nextSummary += 60
@@ -60,7 +61,7 @@ extension TrackerSession {
             }
             observer(event, pipeline)
         }
-        SystemdNotify.stopping()
+        notifier?.send("STOPPING=1")
     }
 
     /// The closing line of a run: samples, faults and, for the FIFO readout, what it lost.

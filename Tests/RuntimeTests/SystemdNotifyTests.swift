@@ -16,13 +16,20 @@ import Testing
         setenv("NOTIFY_SOCKET", path, 1)
         defer { unsetenv("NOTIFY_SOCKET") }
 
-        SystemdNotify.ready(status: "tracking with MPU-9250")
+        // The loop's way: the socket opened once, then one datagram per call on it.
+        let notifier = try #require(SystemdNotifier())
+        defer { notifier.close() }
+        #expect(notifier.send("READY=1\nSTATUS=tracking with MPU-9250"))
         #expect(listener.receive() == "READY=1\nSTATUS=tracking with MPU-9250")
-        SystemdNotify.watchdog()
+        #expect(notifier.watchdog() && notifier.watchdog())
         #expect(listener.receive() == "WATCHDOG=1")
-        SystemdNotify.stopping()
+        #expect(listener.receive() == "WATCHDOG=1")
+        #expect(notifier.send("STOPPING=1"))
         #expect(listener.receive() == "STOPPING=1")
         #expect(listener.receive() == nil)  // exactly one datagram per call
+        // A one-off message opens its own socket.
+        #expect(SystemdNotify.send("STATUS=degraded"))
+        #expect(listener.receive() == "STATUS=degraded")
     }
 
     @Test func leadingAtMeansAbstractNamespace() throws {
@@ -31,15 +38,20 @@ import Testing
         setenv("NOTIFY_SOCKET", "@" + name, 1)
         defer { unsetenv("NOTIFY_SOCKET") }
 
-        SystemdNotify.ready(status: "up")
+        let notifier = try #require(SystemdNotifier())
+        defer { notifier.close() }
+        notifier.send("READY=1\nSTATUS=up")
         #expect(listener.receive() == "READY=1\nSTATUS=up")
-        SystemdNotify.watchdog()
+        notifier.watchdog()
         #expect(listener.receive() == "WATCHDOG=1")
     }
 
     @Test func silentWithoutNotifySocket() {
         unsetenv("NOTIFY_SOCKET")
         #expect(SystemdNotify.send("READY=1") == false)
+        #expect(SystemdNotifier() == nil)
+        // A name longer than an AF_UNIX address holds (108 bytes) is refused, not truncated to another socket.
+        #expect(SystemdNotifier(socketPath: "/tmp/" + String(repeating: "n", count: 120)) == nil)
     }
 
     @Test func watchdogIntervalIsHalfOfWatchdogUsec() {

@@ -1,0 +1,98 @@
+import Gestures
+import Runtime
+import Simulation
+
+/// `eval gestures --cohort N --windows S`: the cohort cut into short independent recordings, as earbud
+/// datasets are (one-second windows labelled yes, no or nothing, each replayed from a fresh start). It measures
+/// what a long recording hides: the attitude filter and the detector starting mid-motion, and a gesture that
+/// must be found inside a window that opened just before it.
+///
+/// Each gesture trial gives one window that opens 0–0.4 s before the gesture's first swing (a prompted gesture
+/// cut out with a little lead); it is right when the gesture's label is reported in it and the other label is
+/// not. A gesture too slow to complete its second swing inside the window is scored like any other (wrong):
+/// that is part of what a window length costs; the windows that leave room for the report are also counted
+/// apart, so the table tells the detector's misses from the window's. Each distractor trial gives `windowsPerDistractor` windows at
+/// seeded random places after its movement began; they are right when no nod or shake is reported.
+public struct GestureCohortWindows: Sendable {
+    public struct KindScore: Sendable, Equatable {
+        public var kind: CohortKind
+        public var windows = 0
+        public var right = 0
+        /// Gesture windows with room for the report: the completing swing peaks at least `reportRoom`
+        /// before the window ends (the detector's latency target), and of those, the ones it got right.
+        public var fitting = 0
+        public var fittingRight = 0
+        public var accuracy: Double? { windows > 0 ? Double(right) / Double(windows) : nil }
+        public var fittingAccuracy: Double? { fitting > 0 ? Double(fittingRight) / Double(fitting) : nil }
+    }
+
+    public var evaluation: GestureCohortEvaluation
+    /// Window length (s).
+    public var seconds: Double
+    public var windowsPerDistractor = 4
+    /// Longest lead of a gesture window before the gesture's first swing (s).
+    public static let maxLead = 0.4
+    /// Time after the completing swing's peak that a window must still run for the gesture to fit (s): the
+    /// issue's bound on the median report latency, 0.15 s.
+    public static let reportRoom = 0.15
+
+    public init(evaluation: GestureCohortEvaluation, seconds: Double) {
+        self.evaluation = evaluation
+        self.seconds = seconds
+    }
+
+    public func run(kinds: [CohortKind] = CohortKind.allCases) -> [KindScore] {
+        kinds.map { kind in
+            var s = KindScore(kind: kind)
+            for w in 0..<evaluation.cohort.wearers {
+                let trial = evaluation.cohort.trial(wearer: w, kind: kind)
+                // Its own stream of draws, so the places do not depend on how many kinds are run.
+                var r = SeededRandom(seed: evaluation.cohort.seed &* 0x5851_F42D &+ UInt64(w) &* 2_654_435_761
+                                         &+ UInt64(CohortKind.allCases.firstIndex(of: kind) ?? 0))
+                for start in starts(in: trial, random: &r) { score(trial, from: start, into: &s) }
+            }
+            return s
+        }
+    }
+
+    /// Where the windows of a trial open (s).
+    func starts(in trial: CohortTrial, random r: inout SeededRandom) -> [Double] {
+        if let g = trial.gesture { return [max(0, g.start - r.range(0, GestureCohortWindows.maxLead))] }
+        // The distractor's movement begins 1.5–2.5 s in (`GestureCohort`): windows open from 2.5 s on.
+        let latest = trial.duration - seconds
+        guard latest > 2.5 else { return [] }
+        return (0..<windowsPerDistractor).map { _ in r.range(2.5, latest) }
+    }
+
+    func score(_ trial: CohortTrial, from start: Double, into s: inout KindScore) {
+        let window = trial.slice(from: start, seconds: seconds)
+        let events = evaluation.detections(in: window).map(\.event).filter { $0 == .nod || $0 == .shake }
+        s.windows += 1
+        guard let g = trial.gesture else {
+            if events.isEmpty { s.right += 1 }
+            return
+        }
+        let right = events.contains(where: { $0.rawValue == g.label })
+            && !events.contains(where: { $0.rawValue != g.label })
+        if right { s.right += 1 }
+        if g.completingPeak + GestureCohortWindows.reportRoom <= start + seconds {
+            s.fitting += 1
+            if right { s.fittingRight += 1 }
+        }
+    }
+
+    public var description: String {
+        "\(fixed(seconds, 2))-s windows of a \(evaluation.description)"
+    }
+}
+
+extension CohortTrial {
+    /// The samples from `start` for `seconds` (times kept as they were), as a recording of its own.
+    func slice(from start: Double, seconds: Double) -> CohortTrial {
+        let first = t.firstIndex(where: { $0 >= start }) ?? t.count
+        let end = t.firstIndex(where: { $0 >= start + seconds }) ?? t.count
+        var out = self
+        out.t = Array(t[first..<end]); out.accel = Array(accel[first..<end]); out.gyro = Array(gyro[first..<end])
+        return out
+    }
+}
