@@ -18,14 +18,15 @@ public struct GestureInput: Sendable, Equatable {
 /// Why: head gestures live below 6 Hz and the detector low-passes its rate at 10 Hz
 /// (`GestureDetector.Settings.smoothingTimeConstant`), so samples beyond ~100 Hz tell it nothing new, while each
 /// costs a full detector step (about a quarter of the whole pipeline's instructions at 286 Hz). A mean of
-/// consecutive samples is a low-pass of its own (a 10 ms boxcar: −0.5 dB at 6 Hz), not a pick of every n-th
-/// sample, so vibration above the new rate cannot fold down into the gesture band.
+/// consecutive samples is a low-pass of its own (a 10 ms boxcar: −0.05 dB at 6 Hz, nulls at multiples of the
+/// group rate), not a pick of every n-th sample, so vibration above the new rate is attenuated before it can
+/// fold down into the gesture band instead of folding down whole.
 ///
 /// The mean is stamped with the mean time of its samples (where a boxcar's output belongs, so the detector's
 /// swing durations and crossings are not shifted). The caller gives the detector the attitude after the sample
-/// that completed the group (the detector only takes the vertical from it, which turns by less than a degree in
-/// 10 ms), read then rather than passed in with every sample, and reports a detection at that sample's time,
-/// which is when it is known.
+/// that completed the group (the detector only takes the vertical from it, which even a brisk nod tilts by a
+/// degree or two in 10 ms), read then rather than passed in with every sample, and reports a detection at
+/// that sample's time, which is when it is known.
 ///
 /// Streams at up to 110 Hz pass sample by sample, bit for bit: a group of one is that sample. The product
 /// (`Pipeline`) and the evaluation (`GestureReplay`) both use this, so what is measured is what runs.
