@@ -175,10 +175,10 @@ extension GestureDetector {
         /// slowest swing), so a noisy plateau is not taken for the peak. On a sine-shaped swing that is 0.14
         /// of the swing after its peak (≤ 0.09 s for the model's slowest, 0.62 s swings). Earlier is worth it
         /// where a recording is short: on the cohort's one-second windows (`eval gestures --cohort 100
-        /// --seed 2 --windows 1`) 0.9 gets 84.5 % of the gesture windows right against 82.3 % at 0.8, with the
-        /// false events per minute of every distractor within 0.01 of 0.8's on 200 wearers (seed 7). 0.95
-        /// gains another 1.3 % but adds 0.01–0.02/min to walking, running and boxing; 1.0 (report at the
-        /// peak) adds 0.05/min to running and boxing.
+        /// --seed 2 --windows 1`, measured before the ~100 Hz gesture input) 0.9 gets 84.5 % of the gesture
+        /// windows right against 82.3 % at 0.8, with the false events per minute of every distractor within 0.01
+        /// of 0.8's on 200 wearers (seed 7). 0.95 gains another 1.3 % but adds 0.01–0.02/min to walking,
+        /// running and boxing; 1.0 (report at the peak) adds 0.05/min to running and boxing.
         public var peakPassedFraction = 0.9
 
         /// Swings that make a nod (down-up) and a shake (one left-right): 2 each; see `maxTurnPause` for
