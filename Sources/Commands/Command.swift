@@ -204,17 +204,21 @@ public enum Console {
     /// rest of it with it, and counted in `droppedLines`: a stalled journal must not stop the tracking loop.
     public static func write(_ fd: Int32, _ s: String) {
         var text = s
-        text.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    if errno == EAGAIN || errno == EWOULDBLOCK { droppedLines += 1 }
-                    return
-                }
-                offset += n
+        text.withUTF8 { write(fd, $0) }
+    }
+
+    /// The same for bytes already formatted (a `LineBuffer`'s), without building a String.
+    public static func write(_ fd: Int32, _ buffer: UnsafeBufferPointer<UInt8>) {
+        guard let base = buffer.baseAddress else { return }
+        var offset = 0
+        while offset < buffer.count {
+            let n = Glibc.write(fd, base + offset, buffer.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK { droppedLines += 1 }
+                return
             }
+            offset += n
         }
     }
 

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import Gestures
 import Runtime
 
 /// Log lines for the daemon. Under systemd (stdout/stderr connected to the journal, which sets
@@ -26,6 +27,21 @@ enum Log {
         case let .out(s): info(s)
         case let .err(s): warning(s)
         }
+    }
+
+    /// `run`'s gesture line ("t=12.34s gesture: nod"), formatted into `line` and written with one write(2): it
+    /// is said from the loop thread, on the sample that completed the gesture, where nothing may allocate.
+    static func gesture(_ e: GestureEvent, at t: Double, into line: LineBuffer, journal: Bool = toJournal,
+                        fd: Int32 = STDOUT_FILENO) {
+        line.reset()
+        if journal { line.literal("<6>") }   // Priority.info
+        line.literal("t=")
+        line.fixed(t, 2)
+        line.literal("s gesture: ")
+        line.literal(e.streamName)
+        line.byte(UInt8(ascii: "\n"))
+        guard !line.overflowed else { return }
+        Console.write(fd, line.contents)
     }
 
     /// `s` with the priority prefix on every line when it goes to the journal (it reads each line alone).

@@ -82,6 +82,8 @@ struct RunCommand: Command {
         defer { if journalNeverBlocks { Console.outputsNeverBlock(false) } }   // also on an error's way out
         var status = ServiceStatus(device: chip)
         var faultLog = FaultLog()
+        // Made once before the loop: the loop thread's gesture lines are formatted into it without allocating.
+        let gestureLine = LineBuffer(capacity: 64)
         // Opened once before the loop: every ping and status is then one sendto() from the loop thread.
         let notifier = SystemdNotifier()
         defer { notifier?.close() }
@@ -91,7 +93,7 @@ struct RunCommand: Command {
             if let notifier, let text = status.handle(event) { notifier.send("STATUS=" + text) }
             switch event {
             case let .gesture(t, e):
-                if !quiet { Log.info("t=\(fixed(t, 2))s gesture: \(e.rawValue)") }
+                if !quiet { Log.gesture(e, at: t, into: gestureLine) }
             case let .fault(t, error):
                 if faultLog.fault(t: t) { Log.warning("t=\(fixed(t, 2))s fault: \(error)") }
             case let .reinitialized(t):

@@ -190,7 +190,7 @@ public final class EventStream {
 
 extension GestureEvent {
     /// The name on the wire (the same as the command line's), as a static string: no allocation.
-    var streamName: StaticString {
+    public var streamName: StaticString {
         switch self {
         case .nod: return "nod"
         case .shake: return "shake"
