@@ -34,6 +34,9 @@ public struct GestureCohortEvaluation: Sendable {
     public var detector: GestureEvaluation.Detector
     public var settings: GestureDetector.Settings
     public var classicSettings: ClassicGestureDetector.Settings
+    /// Whether the detector is told each wearer's mount (true: a configured headset). False scores it as a
+    /// headset without a `mount`: the nod axis is then any horizontal one, so roll cannot be told from pitch.
+    public var mountKnown = true
 
     public init(cohort: GestureCohort, detector: GestureEvaluation.Detector = .default,
                 settings: GestureDetector.Settings = .default,
@@ -62,7 +65,7 @@ public struct GestureCohortEvaluation: Sendable {
         switch detector {
         case .default:
             var s = settings
-            s.headAxesKnown = true   // every wearer's mount is known, as in a configured headset
+            s.headAxesKnown = mountKnown
             return GestureReplay.detections(in: trace, mount: trial.mount, recognizer: GestureDetector(settings: s))
         case .classic:
             // The classic recipe's thresholds are per frame: it gets every sample.
@@ -90,6 +93,7 @@ public struct GestureCohortEvaluation: Sendable {
     /// One line saying what was run.
     public var description: String {
         "cohort of \(cohort.wearers) wearers (seed \(cohort.seed)), detector \(detector.rawValue)"
+            + (mountKnown || detector == .classic ? "" : ", no mount given")
             + (detector == .classic ? ", \(fixed(classicSettings.thresholdPerFrame, 3)) rad per frame" : "")
     }
 }

@@ -20,6 +20,7 @@ struct EvalGesturesCommand: EvalTopic {
                                        [--preset sensitive|normal|firm] [--nod-shake sensitive|normal|firm]
                                        [--cooldown S] [--json]
                headtrack eval gestures --cohort N [--seed S] [--nod-shake sensitive|normal|firm] [--windows S]
+                               [--no-mount]
 
         Replays each imu-trace v1 recording (mount → attitude filter → gesture detector) and scores the
         detections against NAME.truth.json beside NAME.csv. A PATH that is a directory means every *.csv in
@@ -56,6 +57,8 @@ struct EvalGesturesCommand: EvalTopic {
           --cohort N        score on N synthetic wearers instead of recordings (1 to 10000)
           --seed S          the cohort's seed (default 1)
           --windows S       with --cohort: score S-second windows (0.2 to 10 s) instead of whole trials
+          --no-mount        with --cohort: do not tell the detector the wearers' mounts, as a headset
+                            configured without `mount` runs (roll cannot be told from pitch then)
           --json            print the results as JSON instead of a table
 
         example:
@@ -107,6 +110,7 @@ struct EvalGesturesCommand: EvalTopic {
                 seed = UInt64(s)
             }
             let windowSeconds = try arguments.double("windows")
+            let mountKnown = !arguments.flag("no-mount")
             guard try arguments.positionals().isEmpty else {
                 throw CommandError("give either recordings or --cohort N, not both", status: 2)
             }
@@ -116,8 +120,9 @@ struct EvalGesturesCommand: EvalTopic {
                     throw CommandError("--windows must be a window length from 0.2 to 10 s, e.g. --windows 1", status: 2)
                 }
                 func scores(_ d: GestureEvaluation.Detector) -> ([GestureCohortWindows.KindScore], String) {
-                    let e = GestureCohortEvaluation(cohort: cohort, detector: d, settings: evaluation.settings,
+                    var e = GestureCohortEvaluation(cohort: cohort, detector: d, settings: evaluation.settings,
                                                     classicSettings: evaluation.classicSettings)
+                    e.mountKnown = mountKnown
                     let windows = GestureCohortWindows(evaluation: e, seconds: w)
                     return (windows.run(), windows.description)
                 }
@@ -128,8 +133,9 @@ struct EvalGesturesCommand: EvalTopic {
             }
             var tables: [String] = []
             for detector in GestureEvaluation.Detector.allCases {
-                let e = GestureCohortEvaluation(cohort: cohort, detector: detector, settings: evaluation.settings,
+                var e = GestureCohortEvaluation(cohort: cohort, detector: detector, settings: evaluation.settings,
                                                 classicSettings: evaluation.classicSettings)
+                e.mountKnown = mountKnown
                 tables.append(GestureCohortReport.table(e.run(), description: e.description))
             }
             Console.out(tables.joined(separator: "\n\n"))

@@ -77,6 +77,20 @@ import Testing
         #expect(with <= 6, "\(with) false events in 20 min of boxing")
     }
 
+    @Test func withoutAMountATiltIsTakenForANodButNodsAndShakesStayRight() {
+        // What the README and --help say of a headset configured without `mount`: gravity still gives the
+        // vertical, so nod and shake come out right, but roll cannot be told from pitch. The truth: the
+        // virtual wearers tilted their heads to a shoulder, and nodded or shook where they were made to.
+        var e = GestureCohortEvaluation(cohort: Self.cohort)
+        e.mountKnown = false
+        let unmounted = Dictionary(uniqueKeysWithValues: e.run(kinds: [.tilt, .singleNod, .singleShake]).map { ($0.kind, $0) })
+        #expect((unmounted[.tilt]?.falseEvents ?? 0) >= 3, "tilts taken for nods: \(unmounted[.tilt]?.falseEvents ?? 0)")
+        #expect(scores(.default, [.tilt])[.tilt]?.falseEvents == 0, "with the mount no tilt is a nod")
+        for kind in [CohortKind.singleNod, .singleShake] {
+            #expect((unmounted[kind]?.recall ?? 0) >= 0.97 && unmounted[kind]?.confusions == 0, "\(kind)")
+        }
+    }
+
     @Test func theClassicRecipeMissesGentleSingleGesturesAndFiresOnGlances() {
         // The baseline's known weaknesses, measured on the same wearers: a per-frame threshold misses slow
         // devices and gentle nods, and a glance is a "shake" to it.
