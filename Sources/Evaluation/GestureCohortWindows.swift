@@ -58,10 +58,10 @@ public struct GestureCohortWindows: Sendable {
     /// Where the windows of a trial open (s).
     func starts(in trial: CohortTrial, random r: inout SeededRandom) -> [Double] {
         if let g = trial.gesture { return [max(0, g.start - r.range(0, GestureCohortWindows.maxLead))] }
-        // The distractor's movement begins 1.5–2.5 s in (`GestureCohort`): windows open from 2.5 s on.
-        let latest = trial.duration - seconds
-        guard latest > 2.5 else { return [] }
-        return (0..<windowsPerDistractor).map { _ in r.range(2.5, latest) }
+        // Windows open once the distractor's movement has begun in every trial.
+        let earliest = GestureCohort.latestMovementStart, latest = trial.duration - seconds
+        guard latest > earliest else { return [] }
+        return (0..<windowsPerDistractor).map { _ in r.range(earliest, latest) }
     }
 
     func score(_ trial: CohortTrial, from start: Double, into s: inout KindScore) {

@@ -145,6 +145,9 @@ struct EvalGesturesCommand: EvalTopic {
             throw CommandError("--windows works with --cohort N only: it cuts the synthetic trials into windows "
                 + "(a recording with a window column is replayed window by window already)", status: 2)
         }
+        if arguments.flag("no-mount") {
+            throw CommandError("--no-mount works with --cohort N only; for recordings, leave out --mount", status: 2)
+        }
         let json = arguments.flag("json")
         let paths = try arguments.positionals()
         guard !paths.isEmpty else {

@@ -77,6 +77,10 @@ public struct GestureCohort: Sendable {
     public var seed: UInt64
     public var distractorSeconds = 40.0
 
+    /// Every trial's movement (gesture or distractor) begins 1.5 s to this long after its start (s): the
+    /// still lead-in a recording starts with.
+    public static let latestMovementStart = 2.5
+
     public init(wearers: Int, seed: UInt64 = 1) {
         self.wearers = wearers; self.seed = seed
     }
@@ -115,7 +119,7 @@ public struct GestureCohort: Sendable {
         motion.pitch.offset = r.range(-20, 15) * Units.radiansPerDegree
         motion.roll.offset = r.range(-5, 5) * Units.radiansPerDegree
         motion.yaw.offset = r.range(-180, 180) * Units.radiansPerDegree
-        let lead = r.range(1.5, 2.5)
+        let lead = r.range(1.5, GestureCohort.latestMovementStart)
         var gesture: CohortGesture? = nil
         var duration = distractorSeconds
         if let label = kind.gestureLabel {

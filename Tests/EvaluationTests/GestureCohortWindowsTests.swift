@@ -33,7 +33,7 @@ import Testing
             let talk = Self.cohort.trial(wearer: wearer, kind: .talking)
             let places = windows().starts(in: talk, random: &r)
             #expect(places.count == 4)
-            #expect(places.allSatisfy { $0 >= 2.5 && $0 + 1 <= talk.duration })
+            #expect(places.allSatisfy { $0 >= GestureCohort.latestMovementStart && $0 + 1 <= talk.duration })
         }
     }
 
