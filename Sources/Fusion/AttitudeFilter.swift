@@ -202,7 +202,9 @@ public struct AttitudeFilter: Sendable {
         let gravity = current.accelTime < settings.accelTimeConstant ? current.accelMean : current.accelFilter.output
         let inclination = current.inclination
         let correction = AttitudeFilter.turnToVertical(inclination.rotate(gravity), length: gravity.length)
-        if let c = correction { current.inclination = (c * inclination).scaled(by: inclination.renormalizingFactor) }
+        if let c = correction {
+            current.inclination = Quaternion.product(ofHorizontalTurn: c, inclination).scaled(by: inclination.renormalizingFactor)
+        }
         return correction
     }
 
@@ -237,7 +239,7 @@ public struct AttitudeFilter: Sendable {
         // The first second of start-up averaging mostly undoes the error of a first sample taken mid-movement,
         // which is not drift (learning from it can invent a bias of degrees per second); after that the
         // corrections are mostly drift again, and waiting longer only lets a real bias tilt the estimate.
-        guard !current.isAtRest, dt > 0, current.accelTime >= settings.accelTimeConstant / 3 else { return }
+        guard !current.isAtRest, dt > 0, current.accelTime >= coefficients.biasLearningStart else { return }
         // Rate of the correction in the level frame: 2 (x, y) of its quaternion per dt (small angle).
         let rateScale = 2 / dt
         // While the head is being accelerated hard (walking, jolts), the corrections say more about acceleration
@@ -266,10 +268,7 @@ public struct AttitudeFilter: Sendable {
         current.bias.grow(variance: c.biasDriftVariance)
         if current.isAtRest {
             // Still: the averaged gyro reading is the bias, in every direction.
-            let v = c.biasRestVariance
-            current.bias.measure(along: Vector3(1, 0, 0), value: current.restGyroMean.x, variance: v)
-            current.bias.measure(along: Vector3(0, 1, 0), value: current.restGyroMean.y, variance: v)
-            current.bias.measure(along: Vector3(0, 0, 1), value: current.restGyroMean.z, variance: v)
+            current.bias.measureEachAxis(current.restGyroMean, variance: c.biasRestVariance)
             current.bias.clamp(settings.maxGyroBias)
         }
     }

@@ -86,6 +86,9 @@ extension AttitudeFilter {
         var inverseDipTolerance = 0.0
         /// Squares of the rest thresholds and of the bias limit, for comparisons with squared lengths.
         var restGyroThreshold2 = 0.0, restAccelThreshold2 = 0.0, maxGyroBias2 = 0.0
+        /// A third of the gravity time constant (s): from then on tilt corrections count as bias evidence
+        /// (`learnBiasFromCorrection`). Held here so that the sample path does not divide for it.
+        var biasLearningStart = 0.0
 
         init() {}
         init(settings s: Settings, dt: Double) {
@@ -110,6 +113,7 @@ extension AttitudeFilter {
             restGyroThreshold2 = squaredLimit(s.restGyroThreshold)
             restAccelThreshold2 = squaredLimit(s.restAccelThreshold)
             maxGyroBias2 = squaredLimit(s.maxGyroBias)
+            biasLearningStart = s.accelTimeConstant / 3
         }
     }
 }

@@ -41,7 +41,27 @@ public struct GyroBiasEstimator: Sendable, Equatable {
     /// body direction `e`.
     @inline(__always) public mutating func correct(along e: Vector3, residual: Double, variance: Double) {
         let pe = covarianceTimes(e)
-        let s = e.dot(pe) + variance
+        correct(covarianceTimesDirection: pe, innovationVariance: e.dot(pe) + variance, residual: residual)
+    }
+
+    /// At rest the averaged gyro reading `measured` is the bias in every direction: one scalar measurement
+    /// along each body axis, x then y then z, the same three updates as `measure(along:)` with the unit axes.
+    /// Written out per axis because the general update cannot drop the products with the axis' zeros (the
+    /// compiler must keep 0 · p, which is NaN for an infinite p): along e_x, P e is P's first column, e · P e
+    /// is pxx and e · bias is bias.x, with nothing multiplied. The values are the same: the left-out products
+    /// only added zeros of the same sign (P's entries and the bias are finite, and never −0).
+    @inline(__always) public mutating func measureEachAxis(_ measured: Vector3, variance: Double) {
+        correct(covarianceTimesDirection: Vector3(pxx, pxy, pxz), innovationVariance: pxx + variance,
+                residual: measured.x - bias.x)
+        correct(covarianceTimesDirection: Vector3(pxy, pyy, pyz), innovationVariance: pyy + variance,
+                residual: measured.y - bias.y)
+        correct(covarianceTimesDirection: Vector3(pxz, pyz, pzz), innovationVariance: pzz + variance,
+                residual: measured.z - bias.z)
+    }
+
+    /// The scalar update along a unit direction e, given pe = P e and s = e · P e + the measurement variance.
+    @inline(__always) private mutating func correct(covarianceTimesDirection pe: Vector3, innovationVariance s: Double,
+                                                    residual: Double) {
         guard s > 0 else { return }
         let inverse = 1 / s  // one division instead of nine
         bias += pe * (residual * inverse)

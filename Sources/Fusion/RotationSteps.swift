@@ -80,6 +80,17 @@ extension Quaternion {
     @inline(__always) var renormalizingFactor: Double { 1.5 - 0.5 * (w * w + x * x + y * y + z * z) }
 
     @inline(__always) func scaled(by k: Double) -> Quaternion { Quaternion(w: w * k, x: x * k, y: y * k, z: z * k) }
+
+    /// t ⊗ q for a turn t about a horizontal axis (t.z = 0, as `AttitudeFilter.turnToVertical` gives): the
+    /// Hamilton product without t.z's four terms. The general product must keep them even for a literal 0
+    /// (0 · x is NaN for an infinite x, so the compiler cannot drop it); they only add zeros, so the value is
+    /// the same.
+    @inline(__always) static func product(ofHorizontalTurn t: Quaternion, _ q: Quaternion) -> Quaternion {
+        Quaternion(w: t.w * q.w - t.x * q.x - t.y * q.y,
+                   x: t.w * q.x + t.x * q.w + t.y * q.z,
+                   y: t.w * q.y - t.x * q.z + t.y * q.w,
+                   z: t.w * q.z + t.x * q.y - t.y * q.x)
+    }
 }
 
 /// The rotation matrix of an attitude, held as its rows: row i is earth (here: level-frame) axis i in body

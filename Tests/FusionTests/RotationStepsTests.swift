@@ -136,4 +136,56 @@ import Geometry
             for j in 0..<3 { #expect(abs(updated[i, j] - expected.covariance[i][j]) < 1e-15, "P[\(i)][\(j)]") }
         }
     }
+
+    /// The at-rest measurement written out per axis gives the bits of three general scalar updates along the
+    /// unit axes (x, then y, then z), and agrees with the textbook update of each.
+    @Test func restMeasurementIsThreeScalarUpdatesAlongTheAxes() {
+        var general = GyroBiasEstimator(initialSigma: 0.02)
+        // Some history first, so the covariance has off-diagonal terms of both signs and the bias is not zero.
+        general.measure(along: Vector3(0.6, 0.8, 0), value: 0.01, variance: 1e-4)
+        general.measure(along: Vector3(0, 0.6, -0.8), value: -0.004, variance: 2e-4)
+        general.correct(along: Vector3(0.36, 0.48, 0.8), Vector3(0.8, -0.6, 0), residuals: 0.003, -0.002, variance: 3e-4)
+        var perAxis = general
+        let measured = Vector3(0.012, -0.007, 0.0031), v = 5e-5
+        var expected = general
+        general.measure(along: Vector3(1, 0, 0), value: measured.x, variance: v)
+        general.measure(along: Vector3(0, 1, 0), value: measured.y, variance: v)
+        general.measure(along: Vector3(0, 0, 1), value: measured.z, variance: v)
+        perAxis.measureEachAxis(measured, variance: v)
+        #expect(perAxis == general)
+        // Against the textbook scalar update, one axis a at a time: K = P[:, a] / (P[a][a] + v),
+        // bias += K (z − bias[a]), P −= K P[a, :].
+        for a in 0..<3 {
+            var b = [expected.bias.x, expected.bias.y, expected.bias.z]
+            let m = expected.covariance
+            var P = [0, 1, 2].map { i in [0, 1, 2].map { j in m[i, j] } }
+            let k = P.map { $0[a] / (P[a][a] + v) }
+            let residual = measured[a] - b[a]
+            let row = P[a]
+            for i in 0..<3 { b[i] += k[i] * residual; for j in 0..<3 { P[i][j] -= k[i] * row[j] } }
+            expected.measure(along: Vector3(a == 0 ? 1 : 0, a == 1 ? 1 : 0, a == 2 ? 1 : 0), value: measured[a], variance: v)
+            for i in 0..<3 {
+                #expect(abs(expected.bias[i] - b[i]) < 1e-15, "axis \(a) bias \(i)")
+                for j in 0..<3 { #expect(abs(expected.covariance[i, j] - P[i][j]) < 1e-18, "axis \(a) P[\(i)][\(j)]") }
+            }
+        }
+        #expect(perAxis == expected)
+    }
+
+    /// The product with a horizontal-axis turn (z = 0) is the Hamilton product, bit for bit.
+    @Test func horizontalTurnProductIsTheHamiltonProduct() {
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Double {  // xorshift, in [−1, 1)
+            seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17
+            return Double(seed >> 11) / Double(1 << 52) - 1
+        }
+        for _ in 0..<10_000 {
+            let t = Quaternion(w: next(), x: next(), y: next(), z: 0)
+            let q = Quaternion(w: next(), x: next(), y: next(), z: next())
+            #expect(Quaternion.product(ofHorizontalTurn: t, q) == t * q)
+        }
+        // The filter's turn by π about x, for gravity pointing straight down.
+        let flip = Quaternion(w: 0, x: 1, y: 0, z: 0), q = Quaternion(w: 0.5, x: -0.5, y: 0.5, z: 0.5)
+        #expect(Quaternion.product(ofHorizontalTurn: flip, q) == flip * q)
+    }
 }
