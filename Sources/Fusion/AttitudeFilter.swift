@@ -117,7 +117,8 @@ public struct AttitudeFilter: Sendable {
 
         let rate = rawGyro - current.bias.bias
         let gyroAttitude = current.gyroAttitude
-        current.gyroAttitude = (gyroAttitude * Quaternion.gyroStep(rate * dt)).scaled(by: gyroAttitude.renormalizingFactor)
+        let step = Quaternion.gyroStep(halfRotationVector: rate * (0.5 * dt))
+        current.gyroAttitude = (gyroAttitude * step).scaled(by: gyroAttitude.renormalizingFactor)
 
         let tiltCorrection = correctInclination(accel: accel, accelNorm: accelNorm, dt: dt)
         // Body → level, formed once for the bias evidence, the field and the output.
@@ -225,11 +226,15 @@ public struct AttitudeFilter: Sendable {
     /// δ = (n − v.z)/(2n) (about a quarter of that angle squared) this is 1/(2n) · (1 − δ)^(−1/2), whose series
     /// 1 + δ/2 + 3δ²/8 + 5δ³/16 + 35δ⁴/128 is exact to rounding for δ ≤ 1e-4 (angles below 1.1°) and needs
     /// neither square root nor division on the sample chain (1/(2n) depends on the gravity estimate only).
+    /// The series is summed in pairs of terms, (1 + δ/2) + δ² (3/8 + 5δ/16) + δ⁴ · 35/128 (Estrin's scheme:
+    /// three dependent steps instead of four, on the chain from one sample's bias estimate to the next).
     @inline(__always) static func inverseSquareRootOfTwoNTimes(_ n: Double, plus z: Double) -> Double {
         let halfInverseN = 0.5 / n
         let delta = (n - z) * halfInverseN
         guard delta <= 1e-4 else { return 1 / (2 * n * (n + z)).squareRoot() }
-        return halfInverseN * (1 + delta * (1.0 / 2 + delta * (3.0 / 8 + delta * (5.0 / 16 + delta * (35.0 / 128)))))
+        let delta2 = delta * delta
+        let p0 = 1 + delta * (1.0 / 2), p1 = 3.0 / 8 + delta * (5.0 / 16)
+        return halfInverseN * (p0 + delta2 * (p1 + delta2 * (35.0 / 128)))
     }
 
     /// In motion, the tilt correction measures the bias along the body directions that are now horizontal:
