@@ -157,6 +157,9 @@ struct EvalGesturesCommand: EvalTopic {
         for p in paths { traces += try expand(p) }
         let results: [GestureEvaluation.FileResult]
         do { results = try evaluation.evaluate(tracePaths: traces) } catch { throw CommandError(error.message) }
+        if evaluation.mount == nil {
+            for note in WornMountNote.lines(results.map { ($0.name, $0.wornMount) }) { Console.err(note) }
+        }
         Console.out(json ? GestureReport.json(results, evaluation: evaluation)
                          : GestureReport.table(results, description: evaluation.description))
         return 0

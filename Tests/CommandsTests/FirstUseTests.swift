@@ -265,6 +265,27 @@ import Glibc
         #expect(!elsewhere.stdout.contains("/work/"))
     }
 
+    /// A recording whose frame line says how it was worn, replayed without --mount: the user is told which
+    /// --mount it names (the shared data README's -x,z,y), and nothing about the run changes.
+    @Test func aRecordingsStatedMountIsSuggestedNotApplied() {
+        let fixtures = P.repository + "/Tests/GesturesTests/Fixtures"
+        let without = P.run(["replay", fixtures + "/st26_nod.csv"])
+        #expect(without.status == 0)
+        #expect(without.stderr.contains("the frame line of st26_nod.csv says it was worn as mount -x,z,y; give --mount=-x,z,y"))
+        #expect(!without.stdout.contains("note:"))
+        let with = P.run(["replay", fixtures + "/st26_nod.csv", "--mount=-x,z,y"])
+        #expect(with.status == 0)
+        #expect(!with.stderr.contains("note:"))
+        let eval = P.run(["eval", "gestures", fixtures])
+        #expect(eval.status == 0)
+        #expect(eval.stderr.contains("the frame lines of st26_nod.csv, st26_shake.csv, st26_stationary.csv and 2 more say they were worn as mount -x,z,y"))
+        // The table is the one a run without a mount gives: the note only suggests.
+        let evalWith = P.run(["eval", "gestures", fixtures, "--mount=-x,z,y"])
+        #expect(!evalWith.stderr.contains("note:"))
+        #expect(eval.stdout.hasPrefix("gestures: detector default, mount none,"))
+        #expect(evalWith.stdout.hasPrefix("gestures: detector default, mount -x,z,y,"))
+    }
+
     @Test func deployHelpDoesNotRecommendTheUnverifiedSDK() {
         let r = P.run(executable: "/bin/bash", [P.repository + "/deploy/deploy.sh", "--help"])
         #expect(r.status == 0)
