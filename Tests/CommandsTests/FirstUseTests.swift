@@ -243,6 +243,17 @@ import Glibc
         #expect(!r.stdout.contains("1/2"))
     }
 
+    @Test func evalGesturesCohortShowsProgressPerKind() {
+        let r = P.run(["eval", "gestures", "--cohort", "1"])
+        #expect(r.status == 0)
+        #expect(r.stderr.contains("1/24 default detector, single nod (1 wearer)"))
+        #expect(r.stderr.contains("24/24 classic detector, boxing dodges (1 wearer)"))
+        #expect(!r.stdout.contains("1/24"))
+        let windows = P.run(["eval", "gestures", "--cohort", "2", "--windows", "1"])
+        #expect(windows.status == 0)
+        #expect(windows.stderr.contains("13/24 classic detector, single nod (2 wearers)"))
+    }
+
     @Test func thePlotCountsDisplayFramesNotSamples() throws {
         let dir = temporaryDirectory()
         let r = P.run(["demo", "--speed", "0", "--plot", dir + "/demo.svg"])
