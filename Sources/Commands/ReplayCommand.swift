@@ -39,7 +39,8 @@ struct ReplayCommand: Command {
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
         var settings = Pipeline.Settings()
-        if let m = try arguments.option("mount") {
+        let mountOption = try arguments.option("mount")
+        if let m = mountOption {
             do { settings.mount = try Mount(parsing: m) } catch { throw CommandError(error.description, status: 2) }
         }
         settings.calibration = try CalibrationOption.load(try arguments.option("calibration"))
@@ -56,6 +57,10 @@ struct ReplayCommand: Command {
         let trace: Trace
         do { trace = try TraceFile.read(path: paths[0] == "-" ? "/dev/stdin" : paths[0]) } catch {
             throw CommandError(error.description)
+        }
+        if mountOption == nil {
+            let name = paths[0].split(separator: "/").last.map(String.init) ?? paths[0]
+            for note in WornMountNote.lines([(name, trace.wornMount)]) { Console.err(note) }
         }
         if eventsPath == "-" && attitudePath == "-" {
             throw CommandError("only one of --events and --attitude can go to standard output", status: 2)
@@ -78,7 +83,7 @@ struct ReplayCommand: Command {
         var failure: Error? = nil
         let stream = streaming ? try openStream(trace, socket: socket) : nil
         defer { stream?.stop() }
-        var pacer = LinuxMonotonicClock()
+        let pacer = LinuxMonotonicClock()
         let realStart = pacer.now()
         // Trace seconds paced so far. A gap longer than Replay.maxGap is skipped here as Replay's display ticks
         // skip it: pacing from the first sample instead slept through the gap and, for a trace spanning its

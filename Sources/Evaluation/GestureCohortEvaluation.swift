@@ -47,9 +47,12 @@ public struct GestureCohortEvaluation: Sendable {
         self.classicSettings = classicSettings
     }
 
-    /// Runs every wearer through every kind (or the kinds given); scores in `CohortKind` order.
-    public func run(kinds: [CohortKind] = CohortKind.allCases) -> [KindScore] {
+    /// Runs every wearer through every kind (or the kinds given); scores in `CohortKind` order. `progress` is
+    /// told each kind as it begins (a cohort of 200 takes about a minute).
+    public func run(kinds: [CohortKind] = CohortKind.allCases,
+                    progress: (CohortKind) -> Void = { _ in }) -> [KindScore] {
         kinds.map { kind in
+            progress(kind)
             var s = KindScore(kind: kind)
             for w in 0..<cohort.wearers { score(cohort.trial(wearer: w, kind: kind), into: &s) }
             return s

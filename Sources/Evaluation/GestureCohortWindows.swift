@@ -41,8 +41,11 @@ public struct GestureCohortWindows: Sendable {
         self.seconds = seconds
     }
 
-    public func run(kinds: [CohortKind] = CohortKind.allCases) -> [KindScore] {
+    /// Scores every kind's windows (or the kinds given); `progress` is told each kind as it begins.
+    public func run(kinds: [CohortKind] = CohortKind.allCases,
+                    progress: (CohortKind) -> Void = { _ in }) -> [KindScore] {
         kinds.map { kind in
+            progress(kind)
             var s = KindScore(kind: kind)
             for w in 0..<evaluation.cohort.wearers {
                 let trial = evaluation.cohort.trial(wearer: w, kind: kind)

@@ -22,6 +22,8 @@ public struct GestureEvaluation: Sendable {
         public var path: String
         public var score: GestureScore
         public var detections: [GestureDetection]
+        /// The mount the trace's `frame` line states ("worn: X back, Y up, Z left"), if it states one.
+        public var wornMount: Mount? = nil
         public var name: String { path.split(separator: "/").last.map(String.init) ?? path }
     }
 
@@ -50,7 +52,7 @@ public struct GestureEvaluation: Sendable {
         }
         let found = detections(in: trace)
         return FileResult(path: tracePath, score: GestureScore(detections: found, truth: truth.bouts, duration: duration(of: trace)),
-                          detections: found)
+                          detections: found, wornMount: trace.wornMount)
     }
 
     public func evaluate(tracePaths: [String]) throws(EvaluationError) -> [FileResult] {

@@ -45,7 +45,9 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .truth:
             _ = try? GestureTruth.parse(bytes: bytes)
         case .trace:
-            _ = try? TraceFile.parse(bytes, name: "fuzz")
+            // The frame line's stated mount, when there is one, must be a valid mount (it passed validation).
+            guard let trace = try? TraceFile.parse(bytes, name: "fuzz"), let m = trace.wornMount else { return }
+            guard (try? Mount(parsing: m.description)) == m else { fatalError("a stated mount does not round-trip: \(m)") }
         case .replay:
             guard let trace = try? TraceFile.parse(bytes, name: "fuzz") else { return }
             var plot = PlotData(title: "fuzz")

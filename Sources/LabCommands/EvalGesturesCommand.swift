@@ -115,6 +115,16 @@ struct EvalGesturesCommand: EvalTopic {
                 throw CommandError("give either recordings or --cohort N, not both", status: 2)
             }
             let cohort = GestureCohort(wearers: Int(n), seed: seed)
+            // Progress on stderr, a line per kind and detector (the table on stdout stays clean): 200 wearers
+            // take about a minute.
+            let steps = 2 * CohortKind.allCases.count
+            var step = 0
+            func progress(_ d: GestureEvaluation.Detector) -> (CohortKind) -> Void {
+                { kind in
+                    step += 1
+                    Console.err("headtrack eval gestures: \(step)/\(steps) \(d.rawValue) detector, \(kind.rawValue) (\(cohort.wearers) \(cohort.wearers == 1 ? "wearer" : "wearers"))")
+                }
+            }
             if let w = windowSeconds {
                 guard w >= 0.2, w <= 10 else {
                     throw CommandError("--windows must be a window length from 0.2 to 10 s, e.g. --windows 1", status: 2)
@@ -124,7 +134,7 @@ struct EvalGesturesCommand: EvalTopic {
                                                     classicSettings: evaluation.classicSettings)
                     e.mountKnown = mountKnown
                     let windows = GestureCohortWindows(evaluation: e, seconds: w)
-                    return (windows.run(), windows.description)
+                    return (windows.run(progress: progress(d)), windows.description)
                 }
                 let (mine, description) = scores(.default)
                 Console.out(GestureCohortWindowsReport.table(default: mine, classic: scores(.classic).0,
@@ -136,7 +146,7 @@ struct EvalGesturesCommand: EvalTopic {
                 var e = GestureCohortEvaluation(cohort: cohort, detector: detector, settings: evaluation.settings,
                                                 classicSettings: evaluation.classicSettings)
                 e.mountKnown = mountKnown
-                tables.append(GestureCohortReport.table(e.run(), description: e.description))
+                tables.append(GestureCohortReport.table(e.run(progress: progress(detector)), description: e.description))
             }
             Console.out(tables.joined(separator: "\n\n"))
             return 0
@@ -157,6 +167,9 @@ struct EvalGesturesCommand: EvalTopic {
         for p in paths { traces += try expand(p) }
         let results: [GestureEvaluation.FileResult]
         do { results = try evaluation.evaluate(tracePaths: traces) } catch { throw CommandError(error.message) }
+        if evaluation.mount == nil {
+            for note in WornMountNote.lines(results.map { ($0.name, $0.wornMount) }) { Console.err(note) }
+        }
         Console.out(json ? GestureReport.json(results, evaluation: evaluation)
                          : GestureReport.table(results, description: evaluation.description))
         return 0

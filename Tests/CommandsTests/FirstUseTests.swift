@@ -243,6 +243,17 @@ import Glibc
         #expect(!r.stdout.contains("1/2"))
     }
 
+    @Test func evalGesturesCohortShowsProgressPerKind() {
+        let r = P.run(["eval", "gestures", "--cohort", "1"])
+        #expect(r.status == 0)
+        #expect(r.stderr.contains("1/24 default detector, single nod (1 wearer)"))
+        #expect(r.stderr.contains("24/24 classic detector, boxing dodges (1 wearer)"))
+        #expect(!r.stdout.contains("1/24"))
+        let windows = P.run(["eval", "gestures", "--cohort", "2", "--windows", "1"])
+        #expect(windows.status == 0)
+        #expect(windows.stderr.contains("13/24 classic detector, single nod (2 wearers)"))
+    }
+
     @Test func thePlotCountsDisplayFramesNotSamples() throws {
         let dir = temporaryDirectory()
         let r = P.run(["demo", "--speed", "0", "--plot", dir + "/demo.svg"])
@@ -263,6 +274,27 @@ import Glibc
         let elsewhere = P.run(["eval", "smoothing", "--help"], directory: "/")
         #expect(elsewhere.stdout.contains("../shared/data/attitude"))
         #expect(!elsewhere.stdout.contains("/work/"))
+    }
+
+    /// A recording whose frame line says how it was worn, replayed without --mount: the user is told which
+    /// --mount it names (the shared data README's -x,z,y), and nothing about the run changes.
+    @Test func aRecordingsStatedMountIsSuggestedNotApplied() {
+        let fixtures = P.repository + "/Tests/GesturesTests/Fixtures"
+        let without = P.run(["replay", fixtures + "/st26_nod.csv"])
+        #expect(without.status == 0)
+        #expect(without.stderr.contains("the frame line of st26_nod.csv says it was worn as mount -x,z,y; give --mount=-x,z,y"))
+        #expect(!without.stdout.contains("note:"))
+        let with = P.run(["replay", fixtures + "/st26_nod.csv", "--mount=-x,z,y"])
+        #expect(with.status == 0)
+        #expect(!with.stderr.contains("note:"))
+        let eval = P.run(["eval", "gestures", fixtures])
+        #expect(eval.status == 0)
+        #expect(eval.stderr.contains("the frame lines of st26_nod.csv, st26_shake.csv, st26_stationary.csv and 2 more say they were worn as mount -x,z,y"))
+        // The table is the one a run without a mount gives: the note only suggests.
+        let evalWith = P.run(["eval", "gestures", fixtures, "--mount=-x,z,y"])
+        #expect(!evalWith.stderr.contains("note:"))
+        #expect(eval.stdout.hasPrefix("gestures: detector default, mount none,"))
+        #expect(evalWith.stdout.hasPrefix("gestures: detector default, mount -x,z,y,"))
     }
 
     @Test func deployHelpDoesNotRecommendTheUnverifiedSDK() {
