@@ -20,7 +20,8 @@ struct ReplayCommand: Command {
 
         options:
           --mount F,L,U     sensor axes that point forward, left and up, e.g. --mount=-x,z,y for a sensor
-                            worn X back, Y up, Z left (default x,y,z)
+                            worn X back, Y up, Z left (default x,y,z). Without it, a trace whose frame line
+                            says how it was worn ("worn: X back, Y up, Z left") gets a note naming its --mount
           --calibration FILE
                             apply a calibration file from 'headtrack calibrate' to the raw samples, exactly as
                             'headtrack run' does (gyro bias, then magnetometer hard/soft iron, before the mount);

@@ -45,7 +45,8 @@ struct EvalGesturesCommand: EvalTopic {
           --mount F,L,U     sensor axes that point forward, left and up, e.g. --mount=-x,z,y for the shared
                             headphone recordings (default: none). With it a nod is pitch about the head's
                             left-right axis and a tilt to a shoulder is not one; without it nod and shake
-                            still come out right, but roll cannot be told from pitch
+                            still come out right, but roll cannot be told from pitch. Without it, files
+                            whose frame line says how they were worn get a note naming their --mount
           --detector D      default (the product's detector) or classic (per-frame Δpitch/Δyaw > 0.04 rad,
                             0.5 s cooldown, up/down → nod, left/right → shake; the baseline)
           --flicks          also report up/down/left/right flicks (default detector)
