@@ -60,7 +60,7 @@ struct ReplayCommand: Command {
             throw CommandError(error.description)
         }
         if mountOption == nil {
-            let name = paths[0].split(separator: "/").last.map(String.init) ?? paths[0]
+            let name = paths[0] == "-" ? "standard input" : paths[0].split(separator: "/").last.map(String.init) ?? paths[0]
             for note in WornMountNote.lines([(name, trace.wornMount)]) { Console.err(note) }
         }
         if eventsPath == "-" && attitudePath == "-" {

@@ -37,7 +37,6 @@ public struct GestureInputDecimator: Sendable {
 
     public let minimumInterval: Double
 
-
     // Internal rather than private so that `add` can be inlined into the pipeline (it runs on every sample).
     @usableFromInline var count = 0
     @usableFromInline var timeSum = 0.0

@@ -284,6 +284,8 @@ import Glibc
         #expect(without.status == 0)
         #expect(without.stderr.contains("the frame line of st26_nod.csv says it was worn as mount -x,z,y; give --mount=-x,z,y"))
         #expect(!without.stdout.contains("note:"))
+        let piped = P.run(["replay", "-"], stdin: fixtures + "/st26_nod.csv")
+        #expect(piped.stderr.contains("the frame line of standard input says it was worn as mount -x,z,y"))
         let with = P.run(["replay", fixtures + "/st26_nod.csv", "--mount=-x,z,y"])
         #expect(with.status == 0)
         #expect(!with.stderr.contains("note:"))
