@@ -1,10 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 import Hardware
-import Runtime
+import Formats
+import Service
 
 /// A subcommand of `headtrack`. Each lives in its own file and is listed in `HeadtrackCommand.commands`.
 public protocol Command {
@@ -212,7 +209,7 @@ public enum Console {
         guard let base = buffer.baseAddress else { return }
         var offset = 0
         while offset < buffer.count {
-            let n = Glibc.write(fd, base + offset, buffer.count - offset)
+            let n = LibC.write(fd, base + offset, buffer.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN || errno == EWOULDBLOCK { droppedLines += 1 }

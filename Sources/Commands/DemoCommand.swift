@@ -1,5 +1,6 @@
 import Gestures
-import Runtime
+import Formats
+import EventStream
 import SimulatedRuns
 import Simulation
 

@@ -1,10 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 import Gestures
-import Runtime
+import Formats
+import Service
 
 /// Log lines for the daemon. Under systemd (stdout/stderr connected to the journal, which sets
 /// $JOURNAL_STREAM) every line starts with its syslog priority, `<4>` for warnings, so `journalctl -p warning`

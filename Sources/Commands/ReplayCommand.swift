@@ -2,7 +2,9 @@ import Fusion
 import Geometry
 import Gestures
 import Hardware
-import Runtime
+import Tracking
+import Formats
+import EventStream
 import Sensors
 
 /// `headtrack replay`: the pipeline over a recorded trace, as fast as it can.

@@ -1,5 +1,7 @@
 import Hardware
-import Runtime
+import Formats
+import EventStream
+import Service
 import Sensors
 
 /// `headtrack run`: the pipeline on real hardware until SIGINT/SIGTERM.

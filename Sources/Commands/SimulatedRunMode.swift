@@ -1,4 +1,7 @@
-import Runtime
+import Tracking
+import Formats
+import EventStream
+import Service
 import SimulatedRuns
 
 /// `headtrack run --simulated`: the production loop on the simulated board, paced by the real clock (so

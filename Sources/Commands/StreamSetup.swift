@@ -1,4 +1,5 @@
-import Runtime
+import Formats
+import EventStream
 
 /// Opens the event stream for a command: where (`--socket`, the config's `stream.socket`, the default) and
 /// what happens when it cannot be opened.

@@ -1,6 +1,7 @@
 import Fusion
 import Geometry
-import Runtime
+import Tracking
+import Formats
 import Simulation
 
 /// A known magnetometer distortion to put on a clean recording: `distorted = softIron · raw + hardIron`.

@@ -1,6 +1,7 @@
 import Geometry
 import Gestures
-import Runtime
+import Tracking
+import Formats
 import Sensors
 
 public struct EvaluationError: Error, Equatable, CustomStringConvertible {

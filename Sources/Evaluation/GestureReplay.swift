@@ -1,7 +1,7 @@
 import Fusion
 import Geometry
 import Gestures
-import Runtime
+import Tracking
 import Sensors
 
 /// Runs a recorded trace through the same stages the product uses for gestures: mount → attitude filter

@@ -1,11 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 import Fusion
 import Geometry
-import Runtime
+import Tracking
+import Formats
 
 /// The raw compass heading of a real recording, computed at the sensor rate the way the tracker computes it
 /// (9D `AttitudeFilter` + `TiltCompensatedCompass` on the sensor's +x axis), with the still stretches on which

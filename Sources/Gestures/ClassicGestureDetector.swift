@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 import Geometry
 
 /// The classic head-gesture recipe, kept as the baseline the detector is measured against. Implemented as the

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 import Geometry
 
 /// Something that turns head motion into gesture events, one IMU sample at a time. Both the detector and the

@@ -1,12 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 import Commands
 import Evaluation
 import Gestures
-import Runtime
+import Formats
 import Sensors
 import Geometry
 import Simulation

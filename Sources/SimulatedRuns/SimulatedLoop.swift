@@ -1,6 +1,8 @@
 import Geometry
 import Hardware
-import Runtime
+import Tracking
+import Formats
+import Service
 import Sensors
 import Simulation
 

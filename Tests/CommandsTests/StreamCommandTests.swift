@@ -3,7 +3,8 @@ import Glibc
 #endif
 import Testing
 @testable import Commands
-import Runtime
+import Tracking
+import Formats
 import Sensors
 import Simulation
 

@@ -1,6 +1,6 @@
 import Evaluation
 import Geometry
-import Runtime
+import Service
 import Sensors
 import Testing
 @testable import Gestures

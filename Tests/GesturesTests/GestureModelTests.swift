@@ -4,7 +4,7 @@ import Glibc
 import Evaluation
 import Fusion
 import Geometry
-import Runtime
+import Service
 import Sensors
 import Testing
 @testable import Gestures

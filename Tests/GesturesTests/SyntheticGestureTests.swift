@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Evaluation
 import Geometry
-import Runtime
+import Service
 import Sensors
 import Testing
 @testable import Gestures
