@@ -1,3 +1,4 @@
+import Service
 import Geometry
 import Gestures
 import Plots

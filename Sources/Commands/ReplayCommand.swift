@@ -1,3 +1,4 @@
+import Service
 import Fusion
 import Geometry
 import Gestures
@@ -78,7 +79,6 @@ struct ReplayCommand: Command {
         let attitude = try attitudePath.map { p throws in try open(p) }
         try events?.write("t,event\n")
         try attitude?.write("t,qw,qx,qy,qz,heading_deg,smoothed_heading_deg\n")
-        let sensorToHead = Quaternion(rotationRows: settings.mount.forward, settings.mount.left, settings.mount.up)
         var counts: [String: Int] = [:]
         var detected: [(t: Double, event: GestureEvent)] = []
         var pendingStreamGesture: (t: Double, event: GestureEvent)? = nil
@@ -111,7 +111,7 @@ struct ReplayCommand: Command {
                         stream?.gesture(g.event, t: g.t, start: d.start, count: d.count)
                     }
                     guard let file = attitude, pipeline.filter.isInitialized else { return }
-                    let q = pipeline.attitude * sensorToHead
+                    let q = pipeline.sensorAttitude
                     let h = pipeline.heading
                     let d = pipeline.displayed
                     try file.write("\(fixed(t, 6)),\(fixed(q.w, 7)),\(fixed(q.x, 7)),\(fixed(q.y, 7)),\(fixed(q.z, 7)),"
@@ -166,7 +166,7 @@ struct ReplayCommand: Command {
         }
         let hasMag = trace.records.contains { $0.mag != nil }
         let hello = StreamHello(imu: "recorded trace", magnetometer: hasMag ? "recorded" : nil, rates: rates, stateHz: 60)
-        return try StreamSetup.open(explicit: socket ?? EventStream.defaultSocketPath, config: Config(), byDefault: true, hello: hello)
+        return try StreamSetup.open(socket: socket ?? EventStream.defaultSocketPath, config: Config(), byDefault: true, hello: hello)
     }
 }
 

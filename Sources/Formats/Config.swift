@@ -20,7 +20,8 @@ public struct Config: Sendable, Equatable {
     /// BCM line offsets by role, in `Led` order: nod, shake, north, up, down, left, right, status.
     public var ledLines: [UInt32] = [17, 27, 22, 23, 24, 25, 5, 6]
     public var rates = LoopRates()
-    public var mount: Mount = .identity
+    /// How the sensor sits on the head; nil when the config names none (see `Pipeline.Settings.mount`).
+    public var mount: Mount? = nil
     /// How a standalone magnetometer (QMC5883L, HMC5883L) sits relative to the IMU, in the same
     /// "forward,left,up" notation with the IMU's x, y, z as forward, left, up: "x,y,z" (default) means its axes
     /// are aligned with the IMU's. Not applied to in-package magnetometers, whose alignment the datasheet fixes.
@@ -30,8 +31,6 @@ public struct Config: Sendable, Equatable {
     public var gesturePreset: FlickPreset = .normal
     /// How gentle a nod or shake may be (`gestures.nodShake`): sensitive, normal (default) or firm.
     public var nodShakePreset = GesturePreset.normal
-    /// The config names a `mount`: the head's axes are known, so a nod is pitch and a tilt is no nod.
-    public var mountGiven = false
     public var cooldown = 0.5
     public var calibrationFile = "/var/lib/headtrack/calibration.json"
     /// `stream.socket`: where `run` serves the event stream; nil = `EventStream.defaultSocketPath`, "" = off.
@@ -95,7 +94,7 @@ public struct Config: Sendable, Equatable {
         s.mount = mount
         s.compass.declinationDegrees = declinationDegrees
         s.gestures = GestureDetector.Settings(flicks: flicks, preset: gesturePreset, gestures: nodShakePreset,
-                                              cooldown: cooldown, headAxesKnown: mountGiven)
+                                              cooldown: cooldown)
         return s
     }
 }
@@ -205,7 +204,6 @@ struct ConfigReader {
             case "mount":
                 let text = try string(v, "mount")
                 do { c.mount = try Mount(parsing: text) } catch { throw fail("mount", error.description) }
-                c.mountGiven = true
             case "magnetometerMount":
                 let text = try string(v, k)
                 do { c.magnetometerMount = try Mount(parsing: text) } catch { throw fail(k, error.description) }

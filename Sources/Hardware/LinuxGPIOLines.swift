@@ -8,6 +8,7 @@ public final class LinuxGPIOLines: OutputLines {
     public let chipLabel: String
     public let offsets: [UInt32]
     public var count: Int { offsets.count }
+    public var name: String { "\(chipPath) (\(chipLabel)) lines \(offsets.map(String.init).joined(separator: ","))" }
     private var requestFD: Int32
     private let allMask: UInt64
 

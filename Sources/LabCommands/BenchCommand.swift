@@ -1,3 +1,4 @@
+import Service
 import Commands
 import Evaluation
 import Formats

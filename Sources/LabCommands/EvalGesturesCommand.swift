@@ -1,3 +1,4 @@
+import Service
 import LibC
 import Commands
 import Evaluation

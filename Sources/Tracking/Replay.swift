@@ -2,10 +2,10 @@ import Geometry
 import Gestures
 
 /// One step of a replay, reported to the caller (for event files, attitude files and plots).
-public enum ReplayEvent {
-    case sample(index: Int, t: Double, pipeline: Pipeline)
+public enum ReplayEvent<Recognizer: GestureRecognizer> {
+    case sample(index: Int, t: Double, pipeline: TrackingPipeline<Recognizer>)
     case gesture(t: Double, event: GestureEvent)
-    case display(t: Double, leds: UInt64, pipeline: Pipeline)
+    case display(t: Double, leds: UInt64, pipeline: TrackingPipeline<Recognizer>)
 }
 
 /// Runs the pipeline over a recorded trace as fast as it can, with the trace's own timestamps, and display
@@ -16,9 +16,9 @@ public enum Replay {
     /// drawn into the plot. One second is far longer than any real dropout at the supported rates (≥ 10 Hz).
     public static let maxGap = 1.0
 
-    public static func run(_ trace: Trace, settings: Pipeline.Settings, displayHz: Double = 60,
-                           observer: (ReplayEvent) -> Void) {
-        var pipeline = Pipeline(settings: settings)
+    public static func run<R>(_ trace: Trace, settings: TrackingPipeline<R>.Settings, displayHz: Double = 60,
+                              observer: (ReplayEvent<R>) -> Void) {
+        var pipeline = TrackingPipeline<R>(settings: settings)
         var window = trace.records.first?.window
         // The config allows 10...240 Hz; a zero or negative rate would tick forever.
         let displayPeriod = 1 / Swift.max(displayHz, 1)

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Testing
 @testable import Commands
+import Service
 import Tracking
 import Formats
 import Sensors

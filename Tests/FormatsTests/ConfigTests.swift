@@ -20,7 +20,7 @@ import Testing
             """)
         #expect(c.gpioChip == "pinctrl-rp1")
         #expect(c.ledLines[2] == 16)
-        #expect(c.mount.description == "-x,z,y")
+        #expect(c.mount?.description == "-x,z,y")
         #expect(c.declinationDegrees == 3.5)
     }
 

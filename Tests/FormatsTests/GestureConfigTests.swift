@@ -1,6 +1,7 @@
 import Gestures
 import Testing
 @testable import Formats
+import Tracking
 
 /// The config's "gestures" section reaches the detector: flicks, their preset and the cooldown.
 @Suite struct GestureConfigTests {
@@ -27,12 +28,12 @@ import Testing
     }
 
     @Test func normalIsTheDefaultAndTheMountNamesTheHeadAxes() throws {
-        let plain = try Config.parse("{}").pipelineSettings.gestures
-        #expect(plain.swingRate == GesturePreset.normal.swingRate)
-        #expect(!plain.headAxesKnown)
+        let plain = try Config.parse("{}").pipelineSettings
+        #expect(plain.gestures.swingRate == GesturePreset.normal.swingRate)
+        #expect(plain.mount == nil && !Pipeline(settings: plain).recognizer.headAxesKnown)
         let mounted = try Config.parse(#"{"mount": "-x,z,y"}"#)
-        #expect(mounted.mountGiven)
-        #expect(mounted.pipelineSettings.gestures.headAxesKnown)
+        #expect(mounted.mount?.description == "-x,z,y")
+        #expect(Pipeline(settings: mounted.pipelineSettings).recognizer.headAxesKnown)
     }
 
     @Test func anUnknownPresetIsRefusedWithItsPath() {

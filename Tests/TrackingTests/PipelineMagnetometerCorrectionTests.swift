@@ -32,9 +32,9 @@ import Testing
             // The raw reading: the true field distorted by the soft iron's inverse and offset by the hard iron.
             let raw = distortion * q.inverseRotate(earthField) + hardIron
             _ = pipeline.processIMU(t: t, accel: accel, gyro: gyro, mag: raw)
-            let m = settings.mount.apply(softIron * (raw - hardIron))
-            filter.update(gyro: settings.mount.apply(gyro - settings.calibration.gyroBias),
-                          accel: settings.mount.apply(accel), mag: m, dt: previous.isFinite ? t - previous : 0)
+            let m = settings.sensorToHead.apply(softIron * (raw - hardIron))
+            filter.update(gyro: settings.sensorToHead.apply(gyro - settings.calibration.gyroBias),
+                          accel: settings.sensorToHead.apply(accel), mag: m, dt: previous.isFinite ? t - previous : 0)
             previous = t
         }
         let a = pipeline.attitude, b = filter.attitude

@@ -1,25 +1,25 @@
 import LibC
 import Gestures
 import Formats
-import Service
+import EventStream
 
 /// Log lines for the daemon. Under systemd (stdout/stderr connected to the journal, which sets
 /// $JOURNAL_STREAM) every line starts with its syslog priority, `<4>` for warnings, so `journalctl -p warning`
 /// shows the faults alone; in a terminal the prefix would only be noise, so it is left off there.
-enum Log {
-    enum Priority: Int {
+public enum Log {
+    public enum Priority: Int {
         case error = 3, warning = 4, notice = 5, info = 6
     }
 
-    static let toJournal = getenv("JOURNAL_STREAM") != nil
+    public static let toJournal = getenv("JOURNAL_STREAM") != nil
 
-    static func info(_ s: String) { Console.out(line(s, .info, journal: toJournal)) }
+    public static func info(_ s: String) { Console.out(line(s, .info, journal: toJournal)) }
     /// A notice on stderr, for commands whose stdout is data (`replay --json`).
-    static func noticeOnStderr(_ s: String) { Console.err(line(s, .notice, journal: toJournal)) }
-    static func warning(_ s: String) { Console.err(line(s, .warning, journal: toJournal)) }
+    public static func noticeOnStderr(_ s: String) { Console.err(line(s, .notice, journal: toJournal)) }
+    public static func warning(_ s: String) { Console.err(line(s, .warning, journal: toJournal)) }
 
     /// The service's own lines (minute summaries, notes): stdout as information, stderr as warnings.
-    static func say(_ line: ServiceLine) {
+    public static func say(_ line: ServiceLine) {
         switch line {
         case let .out(s): info(s)
         case let .err(s): warning(s)
@@ -28,7 +28,7 @@ enum Log {
 
     /// `run`'s gesture line ("t=12.34s gesture: nod"), formatted into `line` and written with one write(2): it
     /// is said from the loop thread, on the sample that completed the gesture, where nothing may allocate.
-    static func gesture(_ e: GestureEvent, at t: Double, into line: LineBuffer, journal: Bool = toJournal,
+    public static func gesture(_ e: GestureEvent, at t: Double, into line: LineBuffer, journal: Bool = toJournal,
                         fd: Int32 = STDOUT_FILENO) {
         line.reset()
         if journal { line.literal("<6>") }   // Priority.info
@@ -42,7 +42,7 @@ enum Log {
     }
 
     /// `s` with the priority prefix on every line when it goes to the journal (it reads each line alone).
-    static func line(_ s: String, _ priority: Priority, journal: Bool) -> String {
+    public static func line(_ s: String, _ priority: Priority, journal: Bool) -> String {
         guard journal else { return s }
         let prefix = "<\(priority.rawValue)>"
         return s.split(separator: "\n", omittingEmptySubsequences: false).map { prefix + $0 }.joined(separator: "\n")

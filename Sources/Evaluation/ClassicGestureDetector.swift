@@ -1,5 +1,6 @@
 import LibC
 import Geometry
+import Gestures
 
 /// The classic head-gesture recipe, kept as the baseline the detector is measured against. Implemented as the
 /// recipe states it, weaknesses included:
@@ -30,6 +31,19 @@ public struct ClassicGestureDetector: GestureRecognizer {
     private var lastEvent = -Double.infinity
 
     public init(settings: Settings = .default) { self.settings = settings }
+
+    // MARK: GestureRecognizer (the lab runs the recipe through the product's pipeline)
+
+    public static var defaultSettings: Settings { .default }
+    /// The recipe is defined per frame: every sample.
+    public static var inputInterval: Double { 0 }
+    /// The recipe knows pitch and yaw only, mount or not.
+    public init(settings: Settings, headAxesKnown: Bool) { self.init(settings: settings) }
+
+    /// The recipe has no notion of a gesture's extent: each event is a one-swing gesture at its frame.
+    public mutating func recognize(t: Double, gyro: Vector3, accel: Vector3, attitude: Quaternion) -> DetectedGesture? {
+        update(t: t, gyro: gyro, attitude: attitude).map { DetectedGesture(event: $0, start: t, swings: 1) }
+    }
 
     public mutating func update(t: Double, gyro: Vector3, attitude: Quaternion) -> GestureEvent? {
         guard attitude.isFinite, t.isFinite else { return nil }
