@@ -122,7 +122,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Plots", "SimulatedRuns", "Geometry", "Tracking", "Formats",
                                                             "EventStream"], resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(name: "CommandsTests", dependencies: ["Commands", "LabCommands", "Geometry", "Tracking", "Formats", "Service", "Evaluation"],
+        .testTarget(name: "CommandsTests", dependencies: ["Commands", "LabCommands", "Geometry", "Tracking", "Formats", "Service", "Evaluation", "Simulation"],
                     swiftSettings: strict),
         // Replays every file of Fuzz/corpus (seeds and crash regressions) through the fuzz targets' code.
         .testTarget(name: "FuzzCorpusTests", dependencies: ["HeadtrackFuzz"], swiftSettings: strict),
