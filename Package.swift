@@ -6,7 +6,7 @@
 // layer: Geometry
 // layer: Hardware
 // layer: Sensors
-// layer: Fusion, Gestures, Indicators
+// layer: Fusion, SensorCalibration, Gestures, Indicators
 // layer: Tracking, Simulation
 // layer: Formats
 // layer: EventStream
@@ -55,25 +55,27 @@ let package = Package(
         .target(name: "Geometry", dependencies: ["LibC"], swiftSettings: strict),
         .target(name: "Hardware", dependencies: ["LibC", "CLinux"], swiftSettings: strict),
         .target(name: "Fusion", dependencies: ["LibC", "Geometry"], swiftSettings: fusionSettings),
+        // Magnetometer hard/soft iron and gyro bias: the values, the ellipsoid fit, the guided session.
+        .target(name: "SensorCalibration", dependencies: ["LibC", "Geometry"], swiftSettings: strict),
         .target(name: "Sensors", dependencies: ["LibC", "Hardware", "Geometry"], swiftSettings: strict),
         .target(name: "Gestures", dependencies: ["LibC", "Geometry"], swiftSettings: strict),
         .target(name: "Indicators", dependencies: ["LibC", "Geometry"], swiftSettings: strict),
         .target(name: "Simulation", dependencies: ["LibC", "Hardware", "Sensors", "Geometry"], swiftSettings: strict),
         // The one wiring of the algorithms (mount → calibration → filter → heading → smoother → recognizer) and
         // running it over a recording: pure, time as an argument.
-        .target(name: "Tracking", dependencies: ["LibC", "Geometry", "Sensors", "Fusion", "Gestures", "Indicators"],
+        .target(name: "Tracking", dependencies: ["LibC", "Geometry", "Sensors", "Fusion", "SensorCalibration", "Gestures", "Indicators"],
                 swiftSettings: strict),
         // Files and their formats: JSON, the config, traces, calibration and truth files, atomic writes, numbers.
         .target(name: "Formats",
-                dependencies: ["LibC", "Geometry", "Hardware", "Sensors", "Fusion", "Gestures", "Indicators", "Tracking"],
+                dependencies: ["LibC", "Geometry", "Hardware", "Sensors", "Fusion", "SensorCalibration", "Gestures", "Indicators", "Tracking"],
                 swiftSettings: strict),
         // The event stream: the Unix socket server, its clients' queues and the protocol's lines.
         .target(name: "EventStream",
-                dependencies: ["LibC", "Geometry", "Hardware", "Sensors", "Fusion", "Gestures", "Indicators", "Tracking", "Formats"],
+                dependencies: ["LibC", "Geometry", "Hardware", "Sensors", "Fusion", "SensorCalibration", "Gestures", "Indicators", "Tracking", "Formats"],
                 swiftSettings: strict),
         // The daemon: session, fixed-rate loop, systemd, real-time mode, status, journal.
         .target(name: "Service",
-                dependencies: ["LibC", "Geometry", "Hardware", "Sensors", "Fusion", "Gestures", "Indicators", "CRealtime",
+                dependencies: ["LibC", "Geometry", "Hardware", "Sensors", "Fusion", "SensorCalibration", "Gestures", "Indicators", "CRealtime",
                                "Tracking", "Formats", "EventStream"],
                 swiftSettings: strict),
         // SVG pictures of a run (`demo --plot`, `replay --plot`, the eval plots): string building, no I/O per sample.
@@ -84,38 +86,38 @@ let package = Package(
                 swiftSettings: strict),
         // Lab only: benchmark metrics, bench, evaluation reports.
         .target(name: "Evaluation",
-                dependencies: ["LibC", "Geometry", "Fusion", "Gestures", "Indicators", "Tracking", "Formats", "EventStream",
+                dependencies: ["LibC", "Geometry", "Fusion", "SensorCalibration", "Gestures", "Indicators", "Tracking", "Formats", "EventStream",
                                "Service", "Simulation", "Sensors", "Plots", "SimulatedRuns", "CBench", "CAllocCounter"],
                 swiftSettings: strict),
         // The daemon's command line: parses arguments and prints.
         .target(name: "Commands",
-                dependencies: ["LibC", "BuildInfo", "Hardware", "Sensors", "Geometry", "Fusion", "Gestures", "Indicators",
+                dependencies: ["LibC", "BuildInfo", "Hardware", "Sensors", "Geometry", "Fusion", "SensorCalibration", "Gestures", "Indicators",
                                "Simulation", "Tracking", "Formats", "EventStream", "Service", "Plots", "SimulatedRuns"],
                 swiftSettings: strict),
         // The lab's command line (bench, eval).
         .target(name: "LabCommands",
-                dependencies: ["LibC", "BuildInfo", "Commands", "Geometry", "Fusion", "Gestures", "Indicators", "Sensors",
+                dependencies: ["LibC", "BuildInfo", "Commands", "Geometry", "Fusion", "SensorCalibration", "Gestures", "Indicators", "Sensors",
                                "Simulation", "Tracking", "Formats", "Service", "Plots", "SimulatedRuns", "Evaluation"],
                 swiftSettings: strict),
         .executableTarget(name: "headtrack", dependencies: ["Commands"], swiftSettings: strict),
         .executableTarget(name: "headtrack-lab", dependencies: ["LabCommands"], swiftSettings: strict),
         // libFuzzer targets for the parsers and replay; real only under scripts/fuzz.sh (-DFUZZING).
-        .executableTarget(name: "HeadtrackFuzz", dependencies: ["LibC", "Geometry", "Fusion", "Tracking", "Formats", "Plots"],
+        .executableTarget(name: "HeadtrackFuzz", dependencies: ["LibC", "Geometry", "Fusion", "SensorCalibration", "Tracking", "Formats", "Plots"],
                           swiftSettings: strict),
 
         // Reads Package.swift and Sources as text (no target dependencies): the layer list above must hold.
         .testTarget(name: "LayerTests", swiftSettings: strict),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"], swiftSettings: strict),
         .testTarget(name: "HardwareTests", dependencies: ["Hardware"], swiftSettings: strict),
-        .testTarget(name: "FusionTests", dependencies: ["Fusion", "Geometry"], swiftSettings: strict),
+        .testTarget(name: "FusionTests", dependencies: ["Fusion", "SensorCalibration", "Geometry"], swiftSettings: strict),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Simulation", "Geometry"], swiftSettings: strict),
         .testTarget(name: "GesturesTests",
-                    dependencies: ["Gestures", "Geometry", "Fusion", "Sensors", "Tracking", "Formats", "Service", "Evaluation"],
+                    dependencies: ["Gestures", "Geometry", "Fusion", "SensorCalibration", "Sensors", "Tracking", "Formats", "Service", "Evaluation"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "IndicatorsTests", dependencies: ["Indicators", "Geometry"], swiftSettings: strict),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Geometry"], swiftSettings: strict),
-        .testTarget(name: "TrackingTests", dependencies: ["Tracking", "Geometry", "Fusion"], swiftSettings: strict),
-        .testTarget(name: "FormatsTests", dependencies: ["Formats", "Tracking", "Geometry", "Fusion", "Gestures", "Sensors"],
+        .testTarget(name: "TrackingTests", dependencies: ["Tracking", "Geometry", "Fusion", "SensorCalibration"], swiftSettings: strict),
+        .testTarget(name: "FormatsTests", dependencies: ["Formats", "Tracking", "Geometry", "Fusion", "SensorCalibration", "Gestures", "Sensors"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "Formats", "Indicators"], swiftSettings: strict),
         .testTarget(name: "ServiceTests", dependencies: ["Service", "Tracking", "Formats", "EventStream", "Simulation", "Geometry"],

@@ -1,5 +1,6 @@
 import Service
 import Fusion
+import SensorCalibration
 import Geometry
 import Gestures
 import Hardware

@@ -1,4 +1,5 @@
 import Fusion
+import SensorCalibration
 import Geometry
 import Tracking
 import Formats

@@ -1,5 +1,6 @@
 import LibC
 import Fusion
+import SensorCalibration
 import Geometry
 import Tracking
 import Formats

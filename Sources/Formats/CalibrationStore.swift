@@ -1,4 +1,5 @@
 import Fusion
+import SensorCalibration
 import Geometry
 
 public struct CalibrationError: Error, Equatable, CustomStringConvertible {

@@ -9,6 +9,7 @@
 import LibC
 import Plots
 import Fusion
+import SensorCalibration
 import Tracking
 import Formats
 import Geometry

@@ -1,4 +1,5 @@
 import Fusion
+import SensorCalibration
 import Hardware
 import Sensors
 import Tracking

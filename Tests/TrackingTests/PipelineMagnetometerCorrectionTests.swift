@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Fusion
+import SensorCalibration
 import Geometry
 import Testing
 @testable import Tracking
