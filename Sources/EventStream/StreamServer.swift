@@ -172,11 +172,14 @@ public final class StreamServer {
         if sent > 0 { slot.lastProgress = t }
     }
 
-    /// Reads (and ignores) whatever a client sent; false when it has closed its end.
+    /// Reads (and ignores) at most `inboxBytes` of what a client sent, once per tick; false when it has closed
+    /// its end. Protocol 1 expects nothing from clients: reading until EAGAIN let one that sends as fast as it
+    /// can keep the loop thread copying megabytes per tick (hundreds of overruns); one bounded read per tick
+    /// still notices a client that left, and a flooding client just finds its socket full.
     private func readAndDiscard(_ fd: Int32) -> Bool {
         while true {
             let n = recv(fd, inbox, StreamServer.inboxBytes, Int32(MSG_DONTWAIT))
-            if n > 0 { continue }
+            if n > 0 { return true }
             if n == 0 { return false }
             if errno == EINTR { continue }
             return errno == EAGAIN || errno == EWOULDBLOCK
