@@ -61,6 +61,7 @@ struct StreamServerTests {
 
     @Test func slowClientLosesOnlyStateAndIsToldHowMany() throws {
         let path = Self.tempPath("slow")
+        defer { unlink(path + ".lock") }  // the lock file stays after stop, by design
         let server = try StreamServer(path: path, settings: settings(), hello: Self.line("{\"type\":\"hello\"}\n"))
         defer { server.stop() }
         let client = try Client(path: path)
@@ -114,6 +115,7 @@ struct StreamServerTests {
 
     @Test func clientThatStopsReadingIsDisconnectedOthersKeepEveryGesture() throws {
         let path = Self.tempPath("stalled")
+        defer { unlink(path + ".lock") }  // the lock file stays after stop, by design
         let server = try StreamServer(path: path, settings: settings(), hello: Self.line("{\"type\":\"hello\"}\n"))
         defer { server.stop() }
         let stalled = try Client(path: path)
@@ -136,6 +138,7 @@ struct StreamServerTests {
 
     @Test func idleClientWithBacklogIsDroppedAfterTheStallTime() throws {
         let path = Self.tempPath("idle")
+        defer { unlink(path + ".lock") }  // the lock file stays after stop, by design
         var s = settings()
         s.stalledAfter = 5
         let server = try StreamServer(path: path, settings: s, hello: Self.line("{\"type\":\"hello\"}\n"))
@@ -154,6 +157,7 @@ struct StreamServerTests {
 
     @Test func socketFileModeAndRemoval() throws {
         let path = Self.tempPath("mode")
+        defer { unlink(path + ".lock") }  // the lock file stays after stop, by design
         let server = try StreamServer(path: path, hello: Self.line("{}\n"))
         var st = stat()
         #expect(stat(path, &st) == 0)
@@ -165,8 +169,12 @@ struct StreamServerTests {
 
     @Test func liveSocketIsRefusedStaleOneReplacedOtherFileKept() throws {
         let path = Self.tempPath("live")
+        defer { unlink(path + ".lock") }  // the lock file stays after stop, by design
         let first = try StreamServer(path: path, hello: Self.line("{}\n"))
-        #expect(throws: StreamSocketError.self) { _ = try StreamServer(path: path, hello: Self.line("{}\n")) }
+        #expect(throws: StreamSocketError(message: "another headtrack is already serving \(path) (pid \(getpid())): stop it first "
+                                          + "(systemctl stop headtrack) or give another --socket PATH")) {
+            _ = try StreamServer(path: path, hello: Self.line("{}\n"))
+        }
         first.stop()
 
         // What a crash leaves: a bound socket file nobody listens on.
@@ -188,8 +196,30 @@ struct StreamServerTests {
         #expect(access(plain, F_OK) == 0)  // a file that is not a socket is never removed
     }
 
+    /// A server that took no lock (a headtrack from before the lock) is still refused, and named by the pid
+    /// the kernel gives for the socket's other end.
+    @Test func serverWithoutTheLockIsNamedByItsPid() throws {
+        let path = Self.tempPath("older")
+        defer { unlink(path + ".lock") }  // the lock file stays after stop, by design
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { Glibc.close(fd); unlink(path) }
+        var address = try UnixListener.address(path)
+        let bound = withUnsafePointer(to: &address) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0 && listen(fd, 4) == 0)
+        do {
+            _ = try StreamServer(path: path, hello: Self.line("{}\n"))
+            Issue.record("a live socket was taken over")
+        } catch {
+            #expect(error.message.hasPrefix("another headtrack is already serving \(path) (pid \(getpid()))"), "\(error.message)")
+        }
+        #expect(access(path, F_OK) == 0)
+    }
+
     @Test func tooManyClientsAreToldAndClosed() throws {
         let path = Self.tempPath("many")
+        defer { unlink(path + ".lock") }  // the lock file stays after stop, by design
         var s = settings()
         s.maxClients = 1
         let server = try StreamServer(path: path, settings: s, hello: Self.line("{\"type\":\"hello\"}\n"))
@@ -206,6 +236,7 @@ struct StreamServerTests {
 
     @Test func clientThatLeavesFreesItsSlot() throws {
         let path = Self.tempPath("leave")
+        defer { unlink(path + ".lock") }  // the lock file stays after stop, by design
         let server = try StreamServer(path: path, hello: Self.line("{}\n"))
         defer { server.stop() }
         let a = try Client(path: path)
