@@ -23,6 +23,25 @@ public enum Shown {
         return out
     }
 
+    /// Longest run without a space kept whole in a message (a long path still fits; 10 MB of it does not).
+    public static let tokenLimit = 512
+
+    /// A whole message made safe to print: line breaks kept, every other control character escaped, and any
+    /// run without a space longer than `tokenLimit` cut with its length said. The last line of defence for
+    /// values that reach a message without being quoted where they were read.
+    public static func message(_ text: String) -> String {
+        var needed = false
+        var run = 0
+        for u in text.unicodeScalars {
+            run = u == " " || u == "\n" ? 0 : run + 1
+            if run > tokenLimit || (u != "\n" && escaped(u).unicodeScalars.count > 1) { needed = true; break }
+        }
+        guard needed else { return text }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.split(separator: " ", omittingEmptySubsequences: false).map { cut(String($0), limit: tokenLimit) }.joined(separator: " ")
+        }.joined(separator: "\n")
+    }
+
     /// C0, DEL and C1 controls, and the bidirectional overrides that make text read in another order, as `\u{…}`.
     static func escaped(_ u: Unicode.Scalar) -> String {
         let v = u.value
