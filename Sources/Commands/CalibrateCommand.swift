@@ -76,6 +76,7 @@ struct CalibrateCommand: Command {
         settings.measureGyro = !skipGyro
         var session = CalibrationSession(settings: settings)
         if let path = trace {
+            try SameFileCheck.refuse(input: path, what: "trace", outputs: [("out", out)])
             let recording: Trace
             do { recording = try TraceFile.read(path: path) } catch { throw CommandError(error.description) }
             guard recording.hasMagnetometer else {

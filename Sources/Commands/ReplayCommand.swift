@@ -59,14 +59,18 @@ struct ReplayCommand: Command {
         let attitudePath = try arguments.outputPath("attitude", allowStandardOutput: true)
         let plotPath = try arguments.outputPath("plot")
         let json = arguments.flag("json")
-        let socket = try arguments.option("socket")
+        let socket = try arguments.socketPath()
         let streaming = arguments.flag("stream") || socket != nil
         let paths = try arguments.positionals()
         guard paths.count == 1 else {
             throw CommandError(paths.isEmpty ? "give one trace file (see headtrack replay --help)" : "give exactly one trace file", status: 2)
         }
+        try SameFileCheck.refuse(input: paths[0], what: "trace",
+                                 outputs: [("events", eventsPath), ("attitude", attitudePath), ("plot", plotPath)])
         let trace: Trace
-        do { trace = try TraceFile.read(path: paths[0] == "-" ? "/dev/stdin" : paths[0]) } catch {
+        do {
+            trace = paths[0] == "-" ? try TraceFile.read(path: "/dev/stdin", name: "standard input") : try TraceFile.read(path: paths[0])
+        } catch {
             throw CommandError(error.description)
         }
         if settings.mount == nil {
@@ -138,6 +142,11 @@ struct ReplayCommand: Command {
         if let f = failure { throw CommandError("\(f)") }
         try events?.close()
         try attitude?.close()
+        // The plot before the summary: a plot that cannot be written fails the command before a JSON summary
+        // says it went well.
+        if let p = plotPath {
+            try recorder.write(to: p, title: "headtrack replay \(paths[0])", truth: PlotRecorder.truthBeside(trace: paths[0]))
+        }
         let summary = GestureEvent.allCases.compactMap { e in counts[e.rawValue].map { "\(e.rawValue) \($0)" } }
         if json {
             Console.out(jsonSummary(trace: paths[0], samples: trace.records.count, counts: counts, events: detected))
@@ -145,7 +154,6 @@ struct ReplayCommand: Command {
             say("\(trace.records.count) samples; gestures: \(summary.isEmpty ? "none" : summary.joined(separator: ", "))")
         }
         if let p = plotPath {
-            try recorder.write(to: p, title: "headtrack replay \(paths[0])", truth: PlotRecorder.truthBeside(trace: paths[0]))
             if json { Console.err("plot written to \(p)") } else { say("plot written to \(p)") }
         }
         return 0
