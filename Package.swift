@@ -82,7 +82,7 @@ let package = Package(
         .target(name: "Plots", dependencies: ["LibC", "Gestures", "Indicators", "Tracking", "Formats"], swiftSettings: strict),
         // The production loop on a simulated board: `demo`, `run --simulated`, `record --simulated`, bench input.
         .target(name: "SimulatedRuns",
-                dependencies: ["Geometry", "Hardware", "Sensors", "Gestures", "Simulation", "Tracking", "Formats", "Service"],
+                dependencies: ["Geometry", "Hardware", "Sensors", "SensorCalibration", "Gestures", "Simulation", "Tracking", "Formats", "Service"],
                 swiftSettings: strict),
         // Lab only: benchmark metrics, bench, evaluation reports.
         .target(name: "Evaluation",
@@ -101,8 +101,9 @@ let package = Package(
                 swiftSettings: strict),
         .executableTarget(name: "headtrack", dependencies: ["Commands"], swiftSettings: strict),
         .executableTarget(name: "headtrack-lab", dependencies: ["LabCommands"], swiftSettings: strict),
-        // libFuzzer targets for the parsers and replay; real only under scripts/fuzz.sh (-DFUZZING).
-        .executableTarget(name: "HeadtrackFuzz", dependencies: ["LibC", "Geometry", "Fusion", "SensorCalibration", "Tracking", "Formats", "Plots"],
+        // libFuzzer targets for the parsers, replay and the event stream's input; real only under scripts/fuzz.sh (-DFUZZING).
+        .executableTarget(name: "HeadtrackFuzz", dependencies: ["LibC", "Geometry", "Fusion", "SensorCalibration", "Tracking", "Formats", "EventStream",
+                                                                "Plots"],
                           swiftSettings: strict),
 
         // Reads Package.swift and Sources as text (no target dependencies): the layer list above must hold.

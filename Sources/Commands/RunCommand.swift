@@ -41,9 +41,11 @@ struct RunCommand: Command {
         """
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
-        var config = try HardwareSession.loadConfig(try arguments.option("config"))
-        if let d = try arguments.option("i2c") { config.i2cDevice = d }
-        if let c = try arguments.option("gpio-chip") { config.gpioChip = c }
+        let configPath = try arguments.option("config")
+        var config = try HardwareSession.loadConfig(configPath)
+        let i2c = try arguments.option("i2c"), gpioChip = try arguments.option("gpio-chip")
+        if let d = i2c { config.i2cDevice = d }
+        if let c = gpioChip { config.gpioChip = c }
         var options = ServiceOptions()
         options.duration = try arguments.duration()
         options.quiet = arguments.flag("quiet")
@@ -55,11 +57,15 @@ struct RunCommand: Command {
             config.rates.imuHz = hz
         }
         options.realtime = try RealtimeOptions.parse(&arguments)
-        options.socket = try arguments.option("socket")
+        options.socket = try arguments.socketPath()
         if arguments.flag("simulated") {
+            for (option, given) in [("i2c", i2c), ("gpio-chip", gpioChip)] where given != nil {
+                throw CommandError("--\(option) does not apply to run --simulated: the simulated board has its own bus and "
+                    + "LED lines (drop --\(option), or leave out --simulated to run on that hardware)", status: 2)
+            }
             let speed = try arguments.double("speed") ?? 1
             try arguments.finish()
-            return try SimulatedRunMode.run(config: config, options: options, speed: speed)
+            return try SimulatedRunMode.run(config: config, options: options, speed: speed, calibrationNamed: configPath != nil)
         }
         try arguments.finish()
         do {

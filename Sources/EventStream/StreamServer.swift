@@ -21,6 +21,8 @@ public final class StreamServer {
         /// A client with bytes waiting that takes none for this long (loop seconds) has stopped reading: it is
         /// disconnected even if its reserve never fills.
         public var stalledAfter = 30.0
+        /// What to do when the socket's directory does not exist (the service knows its RuntimeDirectory).
+        public var missingDirectoryHint = UnixListener.defaultDirectoryHint
         public init() {}
     }
 
@@ -66,7 +68,7 @@ public final class StreamServer {
         self.settings = settings
         self.path = path
         self.hello = hello
-        listener = try UnixListener(path: path)
+        listener = try UnixListener(path: path, directoryHint: settings.missingDirectoryHint)
         slots = (0..<settings.maxClients).map { _ in
             Slot(ring: ClientRing(capacity: settings.ringBytes, reserve: settings.reserveBytes))
         }

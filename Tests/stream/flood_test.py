@@ -10,26 +10,12 @@ import json, os, re, socket, subprocess, sys, tempfile, threading, time
 
 BIN = sys.argv[1]
 FLOODERS = 4
-failures = 0
-
-def check(name, ok, detail=""):
-    global failures
-    print(f"{'PASS' if ok else 'FAIL'} {name}" + (f" -- {detail}" if detail else ""), flush=True)
-    if not ok:
-        failures += 1
-
-def wait_for_socket(path, proc, timeout=30):
-    end = time.time() + timeout
-    while time.time() < end and proc.poll() is None:
-        if os.path.exists(path):
-            return True
-        time.sleep(0.02)
-    return False
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from streamcheck import check, finish, wait_for_socket, connect, loop_gestures, gestures, same
 
 def read_all(path, out):
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.connect(path)
-    for line in s.makefile("r", encoding="utf-8"):
+    for line in connect(path).makefile("r", encoding="utf-8"):
         out.append(json.loads(line))
 
 # Each flooder is its own process (no shared interpreter lock), sending 1 MiB blocks until the server goes.
@@ -51,12 +37,6 @@ def counts(stdout):
     samples = re.search(r"stopped; (\d+) IMU samples", stdout)
     overruns = re.search(r"overruns=(\d+)", stdout)
     return (int(samples.group(1)) if samples else -1, int(overruns.group(1)) if overruns else -1)
-
-def loop_gestures(stdout):
-    return [(m.group(2), float(m.group(1))) for m in re.finditer(r"t=([0-9.]+)s gesture: (\w+)", stdout)]
-
-def same(got, want, tolerance=0.0051):
-    return len(got) == len(want) and all(a[0] == b[0] and abs(a[1] - b[1]) <= tolerance for a, b in zip(got, want))
 
 tmp = tempfile.mkdtemp(prefix="headtrack-flood-")
 runs = {}
@@ -99,8 +79,7 @@ check("flood-costs-at-most-5-overruns", q_overruns >= 0 and 0 <= f_overruns <= q
 check("flood-costs-at-most-0.5%-of-IMU-samples", q_samples > 0 and f_samples >= q_samples * 0.995,
       f"{f_samples} flooded vs {q_samples} quiet")
 truth = loop_gestures(flooded["stdout"])
-got = [(m["gesture"], m["t"]) for m in flooded["messages"] if m["type"] == "gesture"]
+got = gestures(flooded["messages"])
 check("flooded-loop-sees-the-story", [k for k, _ in truth] == ["nod", "shake"], str(truth))
 check("reading-client-gets-every-gesture-despite-the-flood", same(got, truth), f"{got} vs {truth}")
-print(f"flood tests: {failures} failed")
-sys.exit(1 if failures else 0)
+finish("flood")

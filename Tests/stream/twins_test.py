@@ -9,13 +9,9 @@ import os, re, signal, subprocess, sys, tempfile, threading, time
 
 BIN = sys.argv[1]
 N = int(sys.argv[2]) if len(sys.argv) > 2 else 100
-failures = 0
-
-def check(name, ok, detail=""):
-    global failures
-    print(f"{'PASS' if ok else 'FAIL'} {name}" + (f" -- {detail}" if detail else ""), flush=True)
-    if not ok:
-        failures += 1
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from streamcheck import check, finish
 
 def listeners(prefix):
     """Listening AF_UNIX sockets whose bound name is PATH or starts with PATH (the staging names)."""
@@ -56,9 +52,6 @@ watcher.start()
 os.close(os.open(gate, os.O_WRONLY))  # all released at once
 
 outputs = {}
-def collect(p):
-    outputs[p.pid] = p.communicate()
-collectors = []
 deadline = time.time() + 240
 # Losers exit by themselves; the winner serves until it is stopped.
 while time.time() < deadline and sum(p.poll() is None for p in procs) > 1:
@@ -91,5 +84,4 @@ if winner is not None:
           f"rc={w.returncode}")
 check("socket-removed-after-the-winner", not os.path.exists(path))
 check("no-staging-file-left", not [n for n in os.listdir(tmp) if n.startswith("events.sock.new")], str(os.listdir(tmp)))
-print(f"twins tests: {failures} failed")
-sys.exit(1 if failures else 0)
+finish("twins")
