@@ -9,15 +9,18 @@
 #   6. deploy/tests/syscalls.sh (the unit's system call filter against a traced simulated run), when present
 #   7. scripts/kill-during-save.sh (SIGKILL at every system call of a calibration save)
 #   8. scripts/fuzz.sh --seconds 8 (every libFuzzer target briefly)
-# Prints one line per suite and ends with "suites: N passed, M failed".
+# Prints one line per suite and ends with "suites: N passed, M failed", and "K skipped: no ../shared" when
+# checks that replay the shared recordings (README: Shared recordings) were skipped for want of them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh || exit 1
 passed=0; failed=0; report=()
+log=$(mktemp /tmp/headtrack-test-log-XXXXXX)
+trap 'rm -f "$log"' EXIT
 run_suite() {
   local name=$1; shift
   echo "=== $name: $*"
-  if "$@"; then passed=$((passed + 1)); report+=("$name: ok"); else failed=$((failed + 1)); report+=("$name: FAILED"); fi
+  if "$@" 2>&1 | tee -a "$log"; then passed=$((passed + 1)); report+=("$name: ok"); else failed=$((failed + 1)); report+=("$name: FAILED"); fi
 }
 run_suite "swift test" swift test
 run_suite "event stream test" Tests/stream/run.sh
@@ -32,5 +35,7 @@ run_suite "kill during save" scripts/kill-during-save.sh
 run_suite "fuzz (brief)" scripts/fuzz.sh --seconds 8
 echo
 printf '%s\n' "${report[@]}"
-echo "suites: $passed passed, $failed failed"
+# Skipped checks say "needs ../shared" (Swift Testing: `skipped: "needs ../shared …"`; the stream suite: SKIP lines).
+shared_skips=$(grep -cE '(skipped|SKIP).*needs \.\./shared' "$log")
+echo "suites: $passed passed, $failed failed$([ "$shared_skips" -gt 0 ] && echo "; $shared_skips skipped: no ../shared (README: Shared recordings)")"
 [ "$failed" -eq 0 ]
