@@ -2,7 +2,7 @@
 // headtrack: IMU head tracker for Raspberry Pi-class boards.
 // Layers, bottom to top. A target imports only targets on lines above its own; targets on one line are peers and
 // do not import each other. Tests/LayerTests checks every `import` in Sources against this list, so keep it true.
-// layer: CLinux, CRealtime, CBench, CAllocCounter, BuildInfo, Geometry
+// layer: CLinux, CRealtime, CBench, CAllocCounter, BuildInfo, Geometry, BrowserView
 // layer: Hardware
 // layer: Sensors
 // layer: Fusion, Gestures, Indicators
@@ -48,6 +48,9 @@ let package = Package(
         .target(name: "BuildInfo", swiftSettings: strict, plugins: ["BuildStamp"]),
         // Vectors, matrices, quaternions, units, angles and the mount: the floor every other layer stands on.
         .target(name: "Geometry", swiftSettings: strict),
+        // `headtrack view`'s HTTP server and page: an event stream client that serves 127.0.0.1 only. Knows
+        // nothing of the tracker but the stream's lines, and is linked only by the view command.
+        .target(name: "BrowserView", swiftSettings: strict),
         .target(name: "Hardware", dependencies: ["CLinux"], swiftSettings: strict),
         .target(name: "Fusion", dependencies: ["Geometry"], swiftSettings: fusionSettings),
         .target(name: "Sensors", dependencies: ["Hardware", "Geometry"], swiftSettings: strict),
@@ -71,7 +74,7 @@ let package = Package(
         // The daemon's command line: parses arguments and prints.
         .target(name: "Commands",
                 dependencies: ["BuildInfo", "Hardware", "Sensors", "Geometry", "Fusion", "Gestures", "Indicators",
-                               "Simulation", "Runtime", "Plots", "SimulatedRuns"],
+                               "Simulation", "Runtime", "Plots", "SimulatedRuns", "BrowserView"],
                 swiftSettings: strict),
         // The lab's command line (bench, eval).
         .target(name: "LabCommands",
@@ -98,6 +101,7 @@ let package = Package(
                     resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Plots", "SimulatedRuns", "Geometry"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "LabCommands", "Geometry"], swiftSettings: strict),
+        .testTarget(name: "BrowserViewTests", dependencies: ["BrowserView"], swiftSettings: strict),
         // Replays every file of Fuzz/corpus (seeds and crash regressions) through the fuzz targets' code.
         .testTarget(name: "FuzzCorpusTests", dependencies: ["HeadtrackFuzz"], swiftSettings: strict),
     ]
