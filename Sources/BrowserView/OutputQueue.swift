@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 
 /// Bytes waiting to go to one browser, never more than `capacity`: what does not fit is refused, and the
 /// caller decides whether that drops a line or the connection.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 
 /// Why the view could not do something with a socket: what happened, then what to do.
 public struct ViewError: Error, CustomStringConvertible, Equatable {

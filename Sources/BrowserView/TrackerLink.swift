@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 
 /// The view's connection to the tracker's event stream: an ordinary client of the Unix socket, like `watch`.
 /// It reads whatever arrives at once (so the tracker never has to hold or drop a line for it), splits whole

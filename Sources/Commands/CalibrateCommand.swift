@@ -1,13 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 import Fusion
+import SensorCalibration
 import Geometry
 import Gestures
 import Hardware
-import Runtime
+import Tracking
+import Formats
+import Service
+import EventStream
 
 /// `headtrack calibrate`: gyro bias at rest, then magnetometer hard/soft iron from turning the headset,
 /// saved atomically to the calibration file (the old one kept as FILE.previous).
@@ -169,7 +169,7 @@ struct CalibrateCommand: Command {
             throw CommandError("\(tracker.loop.driver.chipName) on \(i2c) has no magnetometer: nothing to calibrate for heading (check the wiring of the AK8963 / external compass)")
         }
         var broadcast: CalibrationBroadcast? = nil
-        if let stream = try StreamSetup.open(explicit: socket, config: config, byDefault: false,
+        if let stream = try StreamSetup.open(socket: socket, config: config, byDefault: false,
                                              hello: StreamHello(board: tracker.loop.driver, rates: config.rates,
                                                                 stateHz: config.streamStateHz)) {
             broadcast = CalibrationBroadcast(stream: stream)

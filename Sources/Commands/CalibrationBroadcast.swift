@@ -1,4 +1,7 @@
-import Runtime
+import EventStream
+import SensorCalibration
+import Service
+import Tracking
 
 /// `calibrate --socket PATH`: the event stream while calibrating, so `headtrack view` can draw the head and
 /// the sphere of samples filling up. State lines as `run` sends them, `calibration` lines a few times a second,

@@ -1,5 +1,5 @@
 import Hardware
-import Runtime
+import Tracking
 
 /// Paces a recording on the real clock for a stream's clients: each call waits until its moment of trace
 /// time, `speed` times faster than real time (0 = no waiting). A gap of more than `Replay.maxGap` is skipped,

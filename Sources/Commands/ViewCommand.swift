@@ -1,6 +1,7 @@
 import BrowserView
+import EventStream
 import Hardware
-import Runtime
+import Service
 
 /// `headtrack view`: the live page in a browser, served from the event stream by a process of its own.
 struct ViewCommand: Command {
