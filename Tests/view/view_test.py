@@ -297,6 +297,9 @@ try:
     if turning:
         chrome.screenshot(os.path.join(OUT, "view-calibration.png"))
     done = wait_for(lambda: (lambda p: p if p["calibration"] and p["calibration"]["phase"] in ("saved", "refused") else None)(page_state(chrome)), 60, 0.2)
+    if done:
+        time.sleep(0.5)  # a few frames, so the sphere has drawn the last line's samples
+        done = page_state(chrome)
     cal.wait(timeout=60)
     c = (done or {}).get("calibration") or {}
     file_fit = json.load(open(saved)).get("magnetometerFit", {}) if os.path.exists(saved) else {}
