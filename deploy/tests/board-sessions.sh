@@ -110,7 +110,7 @@ PY
     RC=$(sed -n 's/^exit status //p' <<<"$OUT")
     check "--view: starts headtrack view on the board as the service user, forwards it, prints the local URL and opens it" \
         eval '[ -n "$view_local" ] && has "live page: http://127.0.0.1:$view_local/" && has "title ok" &&
-              has "hello: data: {\"type\":\"hello\",\"version\":1,\"imu\":\"MPU-9250 (simulated)\"" &&
+              has "hello: data: {\"type\":\"hello\",\"version\":1,\"imu\":\"MPU-9250" &&
               called "^headtrack view --port $view_board --socket $view_sock \(as headtrack\)$" &&
               [ "$(cat "$T/xdg-open-calls" 2>/dev/null)" = "http://127.0.0.1:$view_local/" ]'
     closed() { python3 -c 'import socket,sys; s=socket.socket(); s.settimeout(2)
