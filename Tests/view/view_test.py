@@ -16,6 +16,7 @@ whose lines are the independent truth the page is compared with:
   - a tracker that comes back is shown live again (the view reconnects);
   - `calibrate --trace --socket S` (a tumble with a hard iron this test applied) fills the sphere: every sample
     the page got is drawn, the hard iron shown is the applied one, the coverage cells agree with the saved fit;
+  - fault episodes coming and going and a `dropped` count, from a stand-in tracker on S, are shown as sent;
   - the view listens on 127.0.0.1 only: its other addresses (127.0.0.2, ::1, the machine's own, and from a
     network namespace over a veth pair, with a listener on 0.0.0.0 as the control) refuse, and the tracker
     has no TCP or UDP socket at all.
@@ -189,6 +190,11 @@ try:
         if not screenshot_taken and story_t > 14.4:
             chrome.screenshot(os.path.join(OUT, "view-story.png"))
             screenshot_taken = True
+            marks = [(m["gesture"], m["t"]) for m in page_state(chrome)["plotMarks"]]
+            note = chrome.js("return document.getElementById('calibration-note').textContent")
+            check("plot-marks-the-gestures-where-reported", sorted(marks) == sorted((m["gesture"], m["t"]) for m in client.of("gesture"))
+                  and len(marks) == 2, f"{marks}")
+            check("page-says-there-is-no-calibration", note.startswith("no calibration in this stream"), note)
         if frozen is None and story_t > 16.0:
             # Freeze the tracker: its socket stays open and says nothing, so only the page's clock can tell.
             os.kill(tracker.pid, signal.SIGSTOP)
@@ -316,9 +322,43 @@ try:
           and abs(c.get("residual", -1) - file_fit.get("relativeResidual", 1)) < 1e-3,
           f"page {c.get('cellsFilled')} cells = {c.get('cellsFilled', 0) / 72:.4f}, coverage {c.get('coverage')}, residual {c.get('residual')}; "
           f"file coverage {cov}, residual {file_fit.get('relativeResidual')}")
+
+    # ---- faults and dropped lines, from a tracker stand-in that says what this test chooses -------------------
+    if os.path.exists(sock):
+        os.unlink(sock)
+    fake = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    fake.bind(sock)
+    fake.listen(1)
+    fake.settimeout(10)
+    conn, _ = fake.accept()  # the view reconnects within 0.5 s
+    def say(m):
+        conn.sendall((json.dumps(m, separators=(",", ":")) + "\n").encode())
+    say({"type": "hello", "version": 1, "imu": "stand-in", "magnetometer": None,
+         "rates": {"imu_hz": 200.0, "mag_hz": None, "display_hz": 60.0, "state_hz": 0.0}})
+    say({"type": "fault", "t": 1.0, "active": True, "kind": "bus_timeout"})
+    say({"type": "dropped", "n": 7})
+    during = wait_for(lambda: chrome.js("return document.getElementById('fault-now').dataset.active === 'true' ? "
+                                        "document.getElementById('fault-now').textContent : null"), 10, 0.1)
+    say({"type": "fault", "t": 1.5, "active": False})
+    say({"type": "fault", "t": 2.0, "active": True, "kind": "frozen_data"})
+    time.sleep(0.8)
+    after = chrome.js("return {now: document.getElementById('fault-now').textContent, "
+                      "log: Array.from(document.querySelectorAll('#faults li')).map(li => li.textContent), "
+                      "stream: document.getElementById('stream-figures').textContent, "
+                      "calibration: document.getElementById('calibration-note').textContent, stale: window.headtrackView.stale}")
+    check("faults-come-and-go-on-the-page",
+          during == "SENSOR FAULT bus_timeout since 1.00 s" and after["now"] == "SENSOR FAULT frozen_data since 2.00 s"
+          and after["log"] == ["frozen_data from 2.00 s, still going", "bus_timeout 1.00–1.50 s"], f"{during!r} {after}")
+    check("dropped-count-shown", "dropped by the tracker7" in after["stream"], after["stream"])
+    check("no-magnetometer-said", after["calibration"].startswith("this tracker has no magnetometer"), after["calibration"])
+    check("no-state-lines-is-not-stale", after["stale"] is False, "a tracker with stream.stateHz 0 sends only events")
+    conn.close()
+    fake.close()
+    os.unlink(sock)
+
     log = chrome.browser_log()
     severe = [e for e in log if e.get("level") == "SEVERE"]
-    check("no-console-errors-after-calibration", not severe and not (done or {}).get("errors"), f"{severe[:3]}")
+    check("no-console-errors-after-calibration-and-faults", not severe and not (done or {}).get("errors"), f"{severe[:3]}")
 finally:
     if chrome:
         chrome.quit()
