@@ -41,13 +41,7 @@ import Testing
 
     @Test func streamingTheCalibrationSavesTheSameFit() throws {
         let hardIron = Vector3(-20, 8, 33)
-        var text = TraceFile.header(metadata: [("rate_hz", "100")], withMagnetometer: true)
-        for i in 0..<5000 {
-            let t = Double(i) * 0.01
-            let q = EulerAngles(roll: 0.9 * t, pitch: 1.3 * sin(0.31 * t), yaw: 0.23 * t).quaternion
-            text += TraceFile.row(t: t, accel: q.inverseRotate(Vector3(0, 0, 9.81)), gyro: .zero,
-                                  mag: q.inverseRotate(Vector3(0, 20, -45)) + hardIron)
-        }
+        let text = CalibrateAndEvalAttitudeTests.tumbleTrace(hardIron: hardIron, samples: 5000)
         let trace = temporaryPath("tumble.csv"), plain = temporaryPath("plain.json"), streamed = temporaryPath("streamed.json")
         let socket = temporaryPath("cal.sock")
         try FileIO.writeAtomically(trace, Array(text.utf8))
