@@ -69,7 +69,7 @@ struct CalibrateCommand: Command {
         let restartService = arguments.flag("restart-service")
         let unit = try arguments.option("service") ?? "headtrack"
         let serviceUser = try arguments.option("service-user") ?? "headtrack"
-        let socket = try arguments.option("socket")
+        let socket = try arguments.socketPath()
         let speed = try arguments.double("speed", in: 0...Limits.maxSpeed, what: "0 (as fast as possible) or a speed up to \(Int(Limits.maxSpeed))× the trace's time")
         try arguments.finish()
         if speed != nil && (trace == nil || socket == nil) {

@@ -23,7 +23,7 @@ enum StreamInputFuzz {
         guard let server = try? StreamServer(path: path, settings: settings, hello: hello) else {
             fatalError("the fuzz stream server did not start on \(path)")
         }
-        defer { server.stop(); unlink(path + ".lock") }
+        defer { server.stop() }
 
         let reader = connectClient(path)
         var hostile = (0..<hostileClients).map { _ in connectClient(path) }

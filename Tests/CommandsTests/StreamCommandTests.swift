@@ -108,7 +108,7 @@ import Simulation
         for k in 0..<30 { text += "\(9.9e9 + Double(k) / 100),0,0,9.81,0,0,0\n" }
         let id = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let path = "/tmp/headtrack-gap-\(id).csv", socket = "/tmp/headtrack-gap-\(id).sock"
-        defer { unlink(path); unlink(socket + ".lock") }
+        defer { unlink(path) }
         try FileIO.writeAtomically(path, Array(text.utf8))
         let r = HeadtrackProcess.run(["replay", path, "--json", "--socket", socket])
         #expect(r.status == 0, "\(r.stderr)")

@@ -25,7 +25,6 @@ struct StreamAllocationTests {
         return
         #endif
         let path = "/tmp/headtrack-stream-alloc-\(getpid()).sock"
-        defer { unlink(path + ".lock") }
         var settings = EventStream.Settings()
         settings.socketPath = path
         settings.server.ringBytes = 8192

@@ -61,7 +61,6 @@ struct StreamServerTests {
 
     @Test func slowClientLosesOnlyStateAndIsToldHowMany() throws {
         let path = Self.tempPath("slow")
-        defer { unlink(path + ".lock") }  // the lock file stays after stop, by design
         let server = try StreamServer(path: path, settings: settings(), hello: Self.line("{\"type\":\"hello\"}\n"))
         defer { server.stop() }
         let client = try Client(path: path)
@@ -115,7 +114,6 @@ struct StreamServerTests {
 
     @Test func clientThatStopsReadingIsDisconnectedOthersKeepEveryGesture() throws {
         let path = Self.tempPath("stalled")
-        defer { unlink(path + ".lock") }  // the lock file stays after stop, by design
         let server = try StreamServer(path: path, settings: settings(), hello: Self.line("{\"type\":\"hello\"}\n"))
         defer { server.stop() }
         let stalled = try Client(path: path)
@@ -138,7 +136,6 @@ struct StreamServerTests {
 
     @Test func idleClientWithBacklogIsDroppedAfterTheStallTime() throws {
         let path = Self.tempPath("idle")
-        defer { unlink(path + ".lock") }  // the lock file stays after stop, by design
         var s = settings()
         s.stalledAfter = 5
         let server = try StreamServer(path: path, settings: s, hello: Self.line("{\"type\":\"hello\"}\n"))
@@ -157,7 +154,6 @@ struct StreamServerTests {
 
     @Test func socketFileModeAndRemoval() throws {
         let path = Self.tempPath("mode")
-        defer { unlink(path + ".lock") }  // the lock file stays after stop, by design
         let server = try StreamServer(path: path, hello: Self.line("{}\n"))
         var st = stat()
         #expect(stat(path, &st) == 0)
@@ -169,7 +165,6 @@ struct StreamServerTests {
 
     @Test func liveSocketIsRefusedStaleOneReplacedOtherFileKept() throws {
         let path = Self.tempPath("live")
-        defer { unlink(path + ".lock") }  // the lock file stays after stop, by design
         let first = try StreamServer(path: path, hello: Self.line("{}\n"))
         #expect(throws: StreamSocketError(message: "another headtrack is already serving \(path) (pid \(getpid())): stop it first "
                                           + "(systemctl stop headtrack) or give another --socket PATH")) {
@@ -200,7 +195,6 @@ struct StreamServerTests {
     /// the kernel gives for the socket's other end.
     @Test func serverWithoutTheLockIsNamedByItsPid() throws {
         let path = Self.tempPath("older")
-        defer { unlink(path + ".lock") }  // the lock file stays after stop, by design
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         defer { Glibc.close(fd); unlink(path) }
         var address = try UnixListener.address(path)
@@ -219,7 +213,6 @@ struct StreamServerTests {
 
     @Test func tooManyClientsAreToldAndClosed() throws {
         let path = Self.tempPath("many")
-        defer { unlink(path + ".lock") }  // the lock file stays after stop, by design
         var s = settings()
         s.maxClients = 1
         let server = try StreamServer(path: path, settings: s, hello: Self.line("{\"type\":\"hello\"}\n"))
@@ -236,7 +229,6 @@ struct StreamServerTests {
 
     @Test func clientThatLeavesFreesItsSlot() throws {
         let path = Self.tempPath("leave")
-        defer { unlink(path + ".lock") }  // the lock file stays after stop, by design
         let server = try StreamServer(path: path, hello: Self.line("{}\n"))
         defer { server.stop() }
         let a = try Client(path: path)

@@ -83,5 +83,5 @@ if winner is not None:
     check("winner-served-and-exited-0", w.returncode == 0 and "event stream on " + path in outputs[winner][0] + outputs[winner][1],
           f"rc={w.returncode}")
 check("socket-removed-after-the-winner", not os.path.exists(path))
-check("no-staging-file-left", not [n for n in os.listdir(tmp) if n.startswith("events.sock.new")], str(os.listdir(tmp)))
+check("no-staging-or-lock-file-left", not [n for n in os.listdir(tmp) if n.startswith("events.sock")], str(os.listdir(tmp)))
 finish("twins")
