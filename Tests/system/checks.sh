@@ -313,3 +313,89 @@ check_reboot() {
     check reboot-keeps-calibration "calibration.json sha256 ${sum_before:-missing} before, ${sum_after:-missing} after; calibrate: $CALIBRATE_OUT" \
         test -n "$sum_before" -a "$sum_before" = "$sum_after"
 }
+
+# --long: the other sensor pairs on i2c-stub at their own addresses, found by probe and worn by the same recording.
+check_other_pairs() {
+    local entry pair chips params layout addr imu mag regs accel_lsb gyro_lsb probe
+    for entry in "mpu6050|chip_addr=0x68,0x0d|mpu|0x68|MPU-6050|QMC5883L" \
+                 "icm20948|chip_addr=0x69,0x0c bank_reg=0x7f,0 bank_mask=0x30,0 bank_start=0,0 bank_end=0x2c,0|icm|0x69|ICM-20948|AK09916" \
+                 "mpu6500|chip_addr=0x68,0x1e|mpu|0x68|MPU-6500|HMC5883L"; do
+        IFS='|' read -r pair params layout addr imu mag <<<"$entry"
+        # ICM-20948: banks 1-3 cover 0x00-0x2c in i2c-stub (REG_BANK_SEL 0x7f bits 5:4); the data registers
+        # 0x2d-0x3a lie outside, so the feeder's writes land in bank 0 whatever bank the daemon has selected.
+        G "sudo systemctl stop headtrack; sudo modprobe -r i2c-stub && sudo modprobe i2c-stub $params && sudo testbed-chips $pair" >/dev/null
+        G sudo systemctl start headtrack || true
+        wait_active 60 || true
+        G sudo systemctl stop headtrack
+        if [ "$layout" = icm ]; then
+            regs=$(G "sudo i2cset -y $BUS $addr 0x7f 0x20; sudo i2cget -y $BUS $addr 0x01; sudo i2cget -y $BUS $addr 0x14; sudo i2cset -y $BUS $addr 0x7f 0x00" | tr '\n' ' ')
+            set -- $regs
+            gyro_lsb=$(fs_lsb gyro $(( ($1 >> 1) & 3 ))) accel_lsb=$(fs_lsb accel $(( ($2 >> 1) & 3 )))
+        else
+            regs=$(G "sudo i2cget -y $BUS $addr 0x1b; sudo i2cget -y $BUS $addr 0x1c" | tr '\n' ' ')
+            set -- $regs
+            gyro_lsb=$(fs_lsb gyro $(( ($1 >> 3) & 3 ))) accel_lsb=$(fs_lsb accel $(( ($2 >> 3) & 3 )))
+        fi
+        probe=$(G "sudo -u headtrack $BIN_ON_BOARD probe" 2>&1 | tr '\n' '|')
+        G sudo systemctl start headtrack || true
+        wait_active 60 || true
+        check "probe-$pair" "$probe (want $imu at $addr and $mag)" \
+            bash -c "grep -q '$addr: $imu' <<<'$probe' && grep -q '$mag' <<<'$probe'"
+        check "active-$pair" "$(G systemctl show headtrack -p ActiveState -p SubState | tr '\n' ' '); range registers $regs-> $accel_lsb LSB/g, $gyro_lsb LSB/(deg/s)" \
+            test "$(G systemctl is-active headtrack)" = active
+        check_worn_recording "-$pair" "$layout" "$addr" "$accel_lsb" "$gyro_lsb"
+    done
+    G "sudo systemctl stop headtrack; sudo modprobe -r i2c-stub && sudo modprobe i2c-stub && sudo testbed-chips mpu9250; sudo systemctl start headtrack" >/dev/null
+    wait_active 60 || true
+}
+
+kill_tree() { local p; for p in $(pgrep -P "$1"); do kill_tree "$p"; done; kill "$1" 2>/dev/null || true; }
+
+fs_lsb() { # gyro|accel FS_SEL -> datasheet sensitivity (hardware-facts 1.0: the same on every part here)
+    case $1 in
+        gyro) echo "131 65.5 32.8 16.4" | cut -d' ' -f$(($2 + 1)) ;;
+        accel) echo "16384 8192 4096 2048" | cut -d' ' -f$(($2 + 1)) ;;
+    esac
+}
+
+# --long: power cuts during a deploy. From the same disk each time, a deploy of a new release is started and the
+# VM killed after a delay spread evenly over a deploy's duration; the next cold boot must run a whole release
+# (current points at a release whose binary has the sha256 its RELEASE file names) and the service must be active.
+check_power_cuts() {
+    local points=${HEADTRACK_SYSTEM_CUTS:-20} i delay total current sha want ok=0 details=() t0
+    vm_poweroff
+    cp "$WORK/disk.qcow2" "$WORK/before-cuts.qcow2"
+    # One whole deploy, to know how long one takes.
+    vm_start "$WORK/disk.qcow2" cut-measure
+    wait_ssh "$BOOT_LIMIT" || { result FAIL power-cuts "the guest did not come back for the measuring deploy"; return 0; }
+    t0=$SECONDS
+    deploy deploy-measure "${DEPLOY_ROUTE[@]}" --version measure
+    total=$((SECONDS - t0))
+    vm_cut
+    for i in $(seq 1 "$points"); do
+        cp "$WORK/before-cuts.qcow2" "$WORK/disk.qcow2"
+        vm_start "$WORK/disk.qcow2" "cut-$i"
+        wait_ssh "$BOOT_LIMIT" || { details+=("$i: no boot"); continue; }
+        delay=$(awk -v i="$i" -v n="$points" -v t="$total" 'BEGIN { printf "%.1f", t * (i - 0.5) / n }')
+        deploy "deploy-cut-$i" "${DEPLOY_ROUTE[@]}" --version "cut-$i" &
+        local deploying=$!
+        sleep "$delay"
+        vm_cut
+        # The laptop side would now reconnect for minutes: it is not what this checks.
+        kill_tree "$deploying"
+        wait "$deploying" 2>/dev/null || true
+        vm_start "$WORK/disk.qcow2" "after-cut-$i"
+        if ! wait_ssh "$BOOT_LIMIT"; then details+=("$i (${delay}s): no boot after the cut"); continue; fi
+        wait_active 60 || true
+        current=$(G readlink /opt/headtrack/current)
+        sha=$(G sudo sha256sum "/opt/headtrack/$current/headtrack" 2>/dev/null | cut -d' ' -f1)
+        want=$(G sed -n 's/^sha256=//p' "/opt/headtrack/$current/RELEASE" 2>/dev/null)
+        if [ -n "$sha" ] && [ "$sha" = "$want" ] && [ "$(G systemctl is-active headtrack)" = active ]; then
+            ok=$((ok + 1)); details+=("$i (${delay}s): ${current#releases/}")
+        else
+            details+=("$i (${delay}s): BAD current=$current sha=${sha:0:8} want=${want:0:8} $(G systemctl is-active headtrack)")
+        fi
+        vm_cut
+    done
+    check power-cuts "$ok/$points cuts (deploy takes ${total}s) left a whole release running: ${details[*]}" test "$ok" = "$points"
+}

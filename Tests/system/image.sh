@@ -121,19 +121,21 @@ customize_image() { # root
 # An initramfs that only loads the modules Debian builds for the virtio disk and ext4, mounts the root read-only
 # and hands over to systemd (which checks and remounts it, as on any Debian boot).
 build_boot_initrd() { # root out
-    local root=$1 out=$2 kver=$KABI-$KARCH ir=$WORK/initrd-root moddir m rel order=() deps d
+    local root=$1 out=$2 kver=$KABI-$KARCH ir=$WORK/initrd-root moddir m rel order=()
     moddir=$root/lib/modules/$kver
     rm -rf "$ir" && mkdir -p "$ir"/{bin,dev,proc,sys,root,modules}
     if [ "$KARCH" = amd64 ]; then cp /bin/busybox "$ir/bin/busybox"; else cp "$KDIR/busybox" "$ir/bin/busybox"; fi
     chmod 755 "$ir/bin/busybox"
     add_module() { # name: dependencies first
+        local rel deps d
         rel=$(sed -n "s|^\(.*/$1\.ko[.a-z]*\):.*|\1|p" "$moddir/modules.dep" | head -1)
         [ -n "$rel" ] || { grep -q "/$1\.ko" "$moddir/modules.builtin" && return 0; die "module $1 is neither in $moddir/modules.dep nor built in"; }
         deps=$(sed -n "s|^$rel: *||p" "$moddir/modules.dep")
         for d in $deps; do add_module "$(basename "$d" | sed 's/\.ko.*//')"; done
         case " ${order[*]} " in *" $rel "*) ;; *) order+=("$rel") ;; esac
     }
-    for m in virtio_pci virtio_mmio virtio_blk ext4; do add_module "$m"; done
+    # ext4 asks the crypto API for crc32c by name, so no module dependency pulls it in.
+    for m in virtio_pci virtio_mmio virtio_blk crc32c_generic ext4; do add_module "$m"; done
     : >"$ir/modules/order"
     for rel in "${order[@]}"; do
         case $rel in
