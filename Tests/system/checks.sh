@@ -25,13 +25,11 @@ wait_active() { # seconds
 journal_tail() { G sudo journalctl -u headtrack -b --no-pager -n "${1:-8}" -o cat 2>/dev/null | tr '\n' '|' | cut -c1-900; }
 deploy() { # log_name args...: deploy.sh as the user runs it, through the forwarded port with the verified key
     local name=$1; shift
-    set +e
+    DEPLOY_STATUS=0
     "$DEPLOY_SH" -p "$PORT" -i "$IMAGE_DIR/id_ed25519" -o "UserKnownHostsFile=$WORK/known_hosts" "$@" pi@127.0.0.1 \
-        >"$WORK/$name.log" 2>&1 </dev/null
-    DEPLOY_STATUS=$?
-    set -e
+        >"$WORK/$name.log" 2>&1 </dev/null || DEPLOY_STATUS=$?
 }
-uptime_now() { G cut -d' ' -f1 /proc/uptime; }
+uptime_now() { G "cut -d' ' -f1 /proc/uptime"; }
 
 # The guest's facts: the stub's bus number and gpio-sim's value files.
 read_testbed() {
@@ -75,6 +73,8 @@ sabotaged_tree() {
 }
 
 run_checks() {
+    # A check whose command fails is a FAIL line, not the end of the suite.
+    set +e
     DEPLOY_SH=$REPO/deploy/deploy.sh
     new_disk "$WORK/disk.qcow2"
     log "booting the $KARCH guest (TCG)"
@@ -134,11 +134,11 @@ check_service() {
     check journal-no-warnings "journalctl -u headtrack -p warning: ${warnings:-nothing}" test -z "$warnings"
 
     pid=$(unit MainPID)
-    sched=$(G ps -o cls=,rtprio= -p "$pid" | xargs)
-    vmlck=$(G sudo awk '/^VmLck:/ { print $2 }' "/proc/$pid/status")
+    sched=$(G ps -o cls=,rtprio= -p "$pid" | xargs || true)
+    vmlck=$(G "sudo awk '/^VmLck:/ { print \$2 }' /proc/$pid/status" || true)
     check realtime "ps -o cls,rtprio: $sched; VmLck ${vmlck:-?} kB; journal: $(G sudo journalctl -u headtrack -b -o cat --no-pager | grep -m1 'real-time' || echo 'no real-time line')" \
         test "$sched" = "FF 50" -a "${vmlck:-0}" -gt 1024
-    status=$(G sudo grep -E '^(Uid|Groups|CapEff|NoNewPrivs|Seccomp):' "/proc/$pid/status" | tr -s '\t ' ' ' | tr '\n' ';')
+    status=$(G "sudo grep -E '^(Uid|Groups|CapEff|NoNewPrivs|Seccomp):' /proc/$pid/status" | tr -s '\t ' ' ' | tr '\n' ';' || true)
     uid=$(G id -u headtrack); i2c_gid=$(G getent group i2c | cut -d: -f3); gpio_gid=$(G getent group gpio | cut -d: -f3)
     groups=$(sed -n 's/.*Groups: \([0-9 ]*\);.*/\1/p' <<<"$status")
     check daemon-identity "$status (headtrack $uid, i2c $i2c_gid, gpio $gpio_gid)" \
@@ -180,7 +180,7 @@ check_worn_recording() {
        sudo -u app setsid system-tool listen /run/headtrack/events.sock $seconds /tmp/stream </dev/null >/dev/null 2>&1 &
        sleep 1"
     local segments=() seg name trace truth from to out start
-    for seg in "nods st30_nod1_excerpt 0 8.2" "shakes st30_shake1_excerpt 24 32.2" "still st26_stationary 0 10"; do
+    for seg in "nods st30_nod1_excerpt 0 6.6" "shakes st30_shake1_excerpt 24 32.2" "still st26_stationary 0 10"; do
         read -r name trace from to <<<"$seg"
         out=$(G "sudo system-tool feed $BUS $addr $layout $accel_lsb $gyro_lsb /tmp/traces/$trace.csv $from $to" 2>&1) ||
             { result FAIL "feed-$name$suffix" "$out"; return 0; }
@@ -278,15 +278,11 @@ check_rollback() {
 check_watch_and_calibrate() {
     local out status
     # --watch and --calibrate use ssh -t: script(1) gives them the terminal a user has.
-    set +e
     out=$(script -qefc "timeout -s INT 12 $(printf '%q ' "$DEPLOY_SH" --watch -p "$PORT" -i "$IMAGE_DIR/id_ed25519" -o "UserKnownHostsFile=$WORK/known_hosts" pi@127.0.0.1)" /dev/null 2>&1 </dev/null)
-    set -e
     check deploy-watch "live view over ssh: $(tr -d '\r' <<<"$out" | grep -a -o 'heading [^ ]* *pitch' | tail -1)" \
         grep -aq 'heading .*pitch' <<<"$out"
-    set +e
     out=$(script -qefc "$(printf '%q ' "$DEPLOY_SH" --calibrate -p "$PORT" -i "$IMAGE_DIR/id_ed25519" -o "UserKnownHostsFile=$WORK/known_hosts" pi@127.0.0.1 -- --duration 8)" /dev/null 2>&1 </dev/null)
     status=$?
-    set -e
     wait_active 30 || true
     out=$(tr -d '\r' <<<"$out")
     # i2c-stub's field never turns, so calibrate must refuse for that reason, and the service must be back.

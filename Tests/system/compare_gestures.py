@@ -68,7 +68,11 @@ def main():
                     continue
                 hit = [i for i, (l, b0, b1) in enumerate(bouts) if l == label and b0 - HIT_BEFORE <= t <= b1 + HIT_AFTER]
                 if hit:
-                    found[hit[0]] = True
+                    # Windows of neighbouring bouts overlap (a bout's last second and the next one's start):
+                    # a flash there goes to a bout not yet found, else it is one more flash in a found bout.
+                    unfound = [i for i in hit if not found[i]]
+                    if unfound:
+                        found[unfound[0]] = True
                 else:
                     false.append(f"{label} at +{t - start:.2f} s")
         labels = sorted({l for l, _, _ in bouts}) or ["none"]
