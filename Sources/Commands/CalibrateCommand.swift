@@ -1,12 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 import Fusion
+import SensorCalibration
 import Geometry
 import Hardware
-import Runtime
+import Tracking
+import Formats
+import Service
 
 /// `headtrack calibrate`: gyro bias at rest, then magnetometer hard/soft iron from turning the headset,
 /// saved atomically to the calibration file (the old one kept as FILE.previous).

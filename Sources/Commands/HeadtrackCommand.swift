@@ -1,10 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 import BuildInfo
-import Runtime
+import Formats
+import Service
 
 /// Entry point of the daemon: dispatches `headtrack NAME ...` to the command of that name.
 public enum HeadtrackCommand {

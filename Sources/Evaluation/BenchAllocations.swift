@@ -1,5 +1,6 @@
 import CAllocCounter
-import Runtime
+import Tracking
+import Service
 import Sensors
 import SimulatedRuns
 import Simulation

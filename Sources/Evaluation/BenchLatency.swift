@@ -1,5 +1,5 @@
 import Indicators
-import Runtime
+import Service
 import Sensors
 import SimulatedRuns
 import Simulation

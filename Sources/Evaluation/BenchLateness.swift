@@ -1,6 +1,6 @@
 import CBench
 import Hardware
-import Runtime
+import Service
 import Sensors
 import SimulatedRuns
 import Simulation

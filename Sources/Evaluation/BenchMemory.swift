@@ -1,10 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 import CBench
-import Runtime
+import Formats
+import Service
 
 /// Peak resident memory of a `headtrack` child process (its VmHWM), so the figure is that of the daemon
 /// command alone, not of the benchmark that loaded a recording.

@@ -1,4 +1,4 @@
-import Runtime
+import Formats
 
 /// `headtrack bench` results as a table for people and as JSON for tools.
 public enum BenchReport {

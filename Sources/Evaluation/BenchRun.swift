@@ -1,9 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-import Runtime
+import LibC
+import Formats
+import Service
 import Sensors
 
 /// Everything `headtrack bench` measures, in one run of under a minute.

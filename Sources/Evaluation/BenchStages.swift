@@ -1,14 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 import Fusion
 import Geometry
 import Gestures
 import Hardware
 import Indicators
-import Runtime
+import Tracking
 import Sensors
 
 /// Keeps the optimiser from deleting work whose result nobody reads.

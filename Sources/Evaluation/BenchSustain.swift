@@ -1,4 +1,4 @@
-import Runtime
+import Service
 import Sensors
 import SimulatedRuns
 

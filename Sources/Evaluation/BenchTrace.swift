@@ -1,5 +1,6 @@
 import Geometry
-import Runtime
+import Tracking
+import Formats
 import Simulation
 
 /// The recording the stage benchmarks replay: a real one from the shared data set when it is there,

@@ -1,6 +1,7 @@
 import Geometry
 import Gestures
-import Runtime
+import Tracking
+import Formats
 import Sensors
 import Simulation
 
@@ -65,15 +66,19 @@ public struct GestureCohortEvaluation: Sendable {
         records.reserveCapacity(trial.t.count)
         for i in trial.t.indices { records.append(TraceRecord(t: trial.t[i], accel: trial.accel[i], gyro: trial.gyro[i])) }
         let trace = Trace(metadata: ["rate_hz": "\(trial.rateHz)"], records: records)
+        // A headset configured without a mount runs with none: the sensor's own axes, head axes unknown.
+        let mount = mountKnown ? trial.mount : nil
         switch detector {
         case .default:
-            var s = settings
-            s.headAxesKnown = mountKnown
-            return GestureReplay.detections(in: trace, mount: trial.mount, recognizer: GestureDetector(settings: s))
+            var s = Pipeline.Settings()
+            s.mount = mount
+            s.gestures = settings
+            return GestureReplay.detections(in: trace, settings: s)
         case .classic:
-            // The classic recipe's thresholds are per frame: it gets every sample.
-            return GestureReplay.detections(in: trace, mount: trial.mount,
-                                            recognizer: ClassicGestureDetector(settings: classicSettings), inputInterval: 0)
+            var s = TrackingPipeline<ClassicGestureDetector>.Settings()
+            s.mount = trial.mount
+            s.gestures = classicSettings
+            return GestureReplay.detections(in: trace, settings: s)
         }
     }
 

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 
 // atan2 for every direction without libm, for the attitude filter's large heading offsets. libm's atan2 costs
 // about 120 instructions and a call; this is about 40 inline, with the same accuracy (within a few 1e-16 rad,

@@ -1,6 +1,7 @@
+import Service
 import Commands
 import Evaluation
-import Runtime
+import Formats
 
 /// `headtrack bench`: stage costs, scheduler lateness against a C reference, allocations, memory, latency.
 struct BenchCommand: Command {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 import Commands
 
 /// Entry point of the lab executable `headtrack-lab`: bench and eval, which the daemon does not link.

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Geometry
-import Runtime
+import Formats
 import Testing
 @testable import Commands
 import LabCommands

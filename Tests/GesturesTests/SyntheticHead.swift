@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Geometry
-import Runtime
+import Tracking
 import Sensors
 
 /// Head motion written down analytically, so the test knows the truth exactly: yaw, pitch and roll as sums of

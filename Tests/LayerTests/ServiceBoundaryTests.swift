@@ -20,10 +20,10 @@ import Testing
         lines.filter { $0.line.contains("TrackerLoop(") }.map(\.path)
     }
 
-    /// Calls of a C function `ht_…(` outside the modules allowed to make them: Hardware and Runtime wrap the
+    /// Calls of a C function `ht_…(` outside the modules allowed to make them: Hardware and Service wrap the
     /// daemon's shims; Evaluation is the lab's, and the only caller of the lab-only C (bench, malloc counter).
     static func shimCallsOutside(_ lines: [(path: String, line: String)]) -> [String] {
-        let allowed = ["Hardware/", "Runtime/", "Evaluation/"]
+        let allowed = ["Hardware/", "Service/", "Evaluation/"]
         return lines.filter { entry in
             !allowed.contains { entry.path.hasPrefix($0) }
                 && entry.line.range(of: #"(^|[^A-Za-z0-9_])ht_[a-z0-9_]+\("#, options: .regularExpression) != nil
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func theLoopIsBuiltOnlyByTheSession() throws {
-        #expect(Self.loopConstructions(try Self.codeLines()) == ["Runtime/TrackerSession.swift"])
+        #expect(Self.loopConstructions(try Self.codeLines()) == ["Service/TrackerSession.swift"])
     }
 
     @Test func cShimsAreCalledOnlyBelowTheCommandLine() throws {
@@ -42,11 +42,11 @@ import Testing
     // The checks must be able to fail.
 
     @Test func aSecondConstructionIsSeen() {
-        let lines = [("Runtime/TrackerSession.swift", "loop = TrackerLoop(driver: b)"),
+        let lines = [("Service/TrackerSession.swift", "loop = TrackerLoop(driver: b)"),
                      ("Commands/RunCommand.swift", "var loop = TrackerLoop(driver: d, lines: l)"),
                      ("Commands/RunCommand.swift", "// TrackerLoop( in a comment is fine")]
         #expect(Self.loopConstructions(lines.filter { !$0.1.hasPrefix("//") }.map { (path: $0.0, line: $0.1) })
-                == ["Runtime/TrackerSession.swift", "Commands/RunCommand.swift"])
+                == ["Service/TrackerSession.swift", "Commands/RunCommand.swift"])
     }
 
     @Test func aSignalCallInTheCommandLineIsSeen() {

@@ -1,0 +1,36 @@
+import EventStream
+/// How `run` logs sensor faults: the first failing sample of an episode is logged with its cause, the rest
+/// are counted and summed up in one line when the episode ends. A loose connector fails up to every sample
+/// (200 a second at the default rate); a line per sample would bury the journal and cost the loop a
+/// formatted string each time. Episodes are the stream's and the status LED's (`FaultEpisode`, 0.5 s hold).
+public struct FaultLog: Sendable {
+    public struct Ended: Sendable, Equatable {
+        /// Failing samples after the first, which were not logged one by one.
+        public var repeats: Int
+        /// From the first to the last failing sample (s).
+        public var duration: Double
+    }
+
+    private var episode = FaultEpisode()
+    private var began = 0.0
+    private var repeats = 0
+
+    public init() {}
+
+    /// A failing sample at `t`; true when it begins an episode and so should be logged.
+    public mutating func fault(t: Double) -> Bool {
+        if episode.fault(t: t) {
+            began = t
+            repeats = 0
+            return true
+        }
+        repeats += 1
+        return false
+    }
+
+    /// Loop time passes (each display tick); the summary of an episode that ended at `t`, else nil.
+    public mutating func tick(t: Double) -> Ended? {
+        guard episode.tick(t: t) else { return nil }
+        return Ended(repeats: repeats, duration: episode.lastFault - began)
+    }
+}
