@@ -267,7 +267,7 @@ check_unplug() {
     faults=$(G "sudo journalctl -u headtrack --since '$since' -p warning --no-pager -o cat" 2>/dev/null | tr '\n' '|')
     regs=$(G "sudo i2cget -y $BUS 0x68 0x1b; sudo i2cget -y $BUS 0x68 0x1c; sudo i2cget -y $BUS 0x68 0x37" | tr '\n' ' ')
     check sensor-reseat-ride-through "pid $pid -> $(unit MainPID), restarts $restarts -> $(unit NRestarts), $(G systemctl is-active headtrack); GYRO_CONFIG ACCEL_CONFIG INT_PIN_CFG after: $regs; warnings: ${faults:0:700}" \
-        bash -c "[ '$(unit MainPID)' = '$pid' ] && [ '$(unit NRestarts)' = '$restarts' ] && [ -n '${faults//\'/}' ] && [ '$regs' = '0x08 0x08 0x02 ' ]"
+        bash -c "[ '$(unit MainPID)' = '$pid' ] && [ '$(unit NRestarts)' = '$restarts' ] && [ \$(grep -o '|t=[0-9.]*s fault: ' <<<'|${faults//\'/}' | wc -l) = 1 ] && [ \$(grep -o 'fault over after' <<<'${faults//\'/}' | wc -l) = 1 ] && [ '$regs' = '0x08 0x08 0x02 ' ]"
 }
 
 # A release that fails its health check (a binary that exits at once) is rolled back: exit 3, the first release
