@@ -1,4 +1,5 @@
 import Formats
+import Geometry
 import Service
 import SimulatedRuns
 import Simulation
@@ -7,17 +8,19 @@ import Simulation
 /// paced by the real clock (so real-time mode and wake-up lateness mean something) or as fast as possible with
 /// the bus time modelled.
 enum SimulatedRunMode {
-    static func run(config: Config, options requested: ServiceOptions, speed: Double) throws -> Int32 {
+    static func run(config: Config, options requested: ServiceOptions, speed: Double, worn: Mount = .identity) throws -> Int32 {
         guard speed == 0 || speed == 1 else {
             throw CommandError("--speed must be 1 (real time) or 0 (as fast as possible) for run --simulated", status: 2)
         }
         var loopOptions = SimulatedLoopOptions()
         loopOptions.config = config
         loopOptions.readout = requested.readout
+        loopOptions.worn = worn
         var options = requested
         options.duration = requested.duration ?? loopOptions.script.duration + 1
         options.streamByDefault = false
-        Console.out("headtrack: simulated MPU-9250 + AK8963, \(requested.readout.rawValue) readout at \(fixed(config.rates.imuHz, 0)) Hz, "
+        Console.out("headtrack: simulated MPU-9250 + AK8963" + (worn == .identity ? "" : " worn as \(worn.argument)")
+            + ", \(requested.readout.rawValue) readout at \(fixed(config.rates.imuHz, 0)) Hz, "
             + "\(fixed(options.duration!, 1)) s " + (speed == 0 ? "as fast as possible (I²C time at 400 kHz)" : "in real time"))
         let board = SimulatedLoop.board(loopOptions, busTime: speed == 0)
         let simulatedStart = board.clock.seconds

@@ -6,18 +6,22 @@ import Sensors
 import Tracking
 import Formats
 
-/// What a client learns on connect: which sensors the loop reads and at what rates.
+/// What a client learns on connect: which sensors the loop reads and at what rates, and which mount is in use
+/// and where it came from.
 public struct StreamHello: Sendable, Equatable {
     public var imu: String
     public var magnetometer: String?
     public var rates: LoopRates
     public var stateHz: Double
+    public var mount: MountInUse
 
-    public init(imu: String, magnetometer: String?, rates: LoopRates, stateHz: Double) {
+    public init(imu: String, magnetometer: String?, rates: LoopRates, stateHz: Double,
+                mount: MountInUse = MountInUse(mount: nil, source: .none)) {
         self.imu = imu
         self.magnetometer = magnetometer
         self.rates = rates
         self.stateHz = stateHz
+        self.mount = mount
     }
 
     public init<Bus>(board: SensorBoard<Bus>, rates: LoopRates, stateHz: Double) {
@@ -172,7 +176,11 @@ public final class EventStream {
         b.fixed(h.rates.displayHz, 1)
         b.literal(",\"state_hz\":")
         b.fixed(h.stateHz, 1)
-        b.literal("}}\n")
+        b.literal("},\"mount\":")
+        if h.mount.mount != nil { b.string(h.mount.text) } else { b.literal("null") }
+        b.literal(",\"mount_source\":")
+        b.string(h.mount.source.rawValue)
+        b.literal("}\n")
         return b
     }
 }

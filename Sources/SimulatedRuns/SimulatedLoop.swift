@@ -15,6 +15,8 @@ public struct SimulatedLoopOptions: Sendable {
     /// full-speed mode; nil = transfers take no simulated time.
     public var busClockHz: Double? = 400_000
     public var script: MotionScript = .demoStory
+    /// How the simulated board sits on the simulated head (`--worn`): its sensor axes as forward, left, up.
+    public var worn: Mount = .identity
     public init() {}
 }
 
@@ -59,7 +61,9 @@ public enum SimulatedLoop {
     }
 
     public static func board(_ options: SimulatedLoopOptions, busTime: Bool) -> SimulatedBoard {
-        let board = SimulatedBoard(motion: options.script)
+        var sensor = SensorModel()
+        sensor.mount = options.worn
+        let board = SimulatedBoard(motion: options.script, sensor: sensor)
         board.bus.recordWrites = false
         if busTime { board.bus.busClockHz = options.busClockHz }
         return board
