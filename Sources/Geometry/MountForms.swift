@@ -24,9 +24,13 @@ extension Mount {
     /// The angle (rad, 0...π) of the rotation that takes this mount's head axes onto `other`'s: 0 for the same
     /// mount, π/2 for an axis form and its neighbour.
     public func angle(to other: Mount) -> Double {
-        // trace(A·Bᵀ) = Σ rowᵢ(A)·rowᵢ(B) = 1 + 2 cos θ for rotations A, B.
-        let trace = forward.dot(other.forward) + left.dot(other.left) + up.dot(other.up)
-        return acos(Swift.min(1, Swift.max(-1, (trace - 1) / 2)))
+        // R = Aᵀ·B (sensor frame): trace R = 1 + 2 cos θ and its antisymmetric part is sin θ times the axis.
+        // atan2 of the two stays accurate near 0°, where acos of the trace alone loses half the digits.
+        let a = Matrix3(rows: forward, left, up), b = Matrix3(rows: other.forward, other.left, other.up)
+        let r = a.transposed * b
+        let trace = r[0, 0] + r[1, 1] + r[2, 2]
+        let skew = Vector3(r[2, 1] - r[1, 2], r[0, 2] - r[2, 0], r[1, 0] - r[0, 1])
+        return atan2(skew.length / 2, (trace - 1) / 2)
     }
 
     /// The axis form nearest this mount, with the angle between them (at most 62.8°, since the 24 lie 90° apart).
