@@ -116,5 +116,6 @@ import Testing
             }
         }
         #expect(learned > 0 && refused > 0)
+        print("mount learner, 60 cohort nod trials: \(learned) learned (all from 3+ cycles), \(refused) refused")
     }
 }
