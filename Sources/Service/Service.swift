@@ -77,22 +77,11 @@ public struct Service<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock> {
                       notifier: notifier, say: Log.say) { event, pipeline in
             stream?.handle(event, pipeline)
             if let notifier, let text = status.handle(event) { notifier.send("STATUS=" + text) }
-            switch event {
-            case let .gesture(t, e):
-                if !quiet { Log.gesture(e, at: t, into: gestureLine) }
-            case let .fault(t, error):
-                if faultLog.fault(t: t) { Log.warning("t=\(fixed(t, 2))s fault: \(error)") }
-            case let .reinitialized(t):
-                Log.warning("t=\(fixed(t, 2))s a sensor had lost its configuration (power glitch?): re-initialised")
-            case let .display(t, _):
-                if let ended = faultLog.tick(t: t) {
-                    Log.warning("t=\(fixed(t, 2))s fault over after \(fixed(ended.duration, 2)) s"
-                        + (ended.repeats > 0 ? "; \(ended.repeats) more failing samples (counted in the summary)" : ""))
-                }
-            case let .imu(t, sample, _):
-                if let finding = mountWatch.add(t: t, gyro: pipeline.settings.calibration.correctGyro(sample.gyro), accel: sample.accel) {
-                    if finding.isWarning { Log.warning(finding.text) } else { Log.info(finding.text) }
-                }
+            if case let .gesture(t, e) = event, !quiet { Log.gesture(e, at: t, into: gestureLine) }
+            if let warning = faultLog.warning(for: event) { Log.warning(warning) }
+            if case let .imu(t, sample, _) = event,
+               let finding = mountWatch.add(t: t, gyro: pipeline.settings.calibration.correctGyro(sample.gyro), accel: sample.accel) {
+                if finding.isWarning { Log.warning(finding.text) } else { Log.info(finding.text) }
             }
         }
         stream?.stop()

@@ -8,7 +8,7 @@ import Sensors
 public final class AK8963Model: SimulatedChip {
     public var registers = [UInt8](repeating: 0, count: 0x13)
     public let clock: VirtualClock
-    public unowned let host: MPU9250Model
+    public unowned let host: InvenSenseModel
     /// Fuse ROM sensitivity adjustment values.
     public var asa: (UInt8, UInt8, UInt8) = (176, 177, 165)
     /// Emulate the chip's real sensitivity spread, so applying ASA is what makes readings right.
@@ -17,7 +17,7 @@ public final class AK8963Model: SimulatedChip {
     private var dataLatched = false
     private var pending: (Int16, Int16, Int16, overflow: Bool)? = nil
 
-    public init(clock: VirtualClock, host: MPU9250Model) {
+    public init(clock: VirtualClock, host: InvenSenseModel) {
         self.clock = clock
         self.host = host
         reset()
