@@ -88,6 +88,7 @@ public struct WornMountWatch: Sendable {
         self.settings = settings
         self.configured = configured
         learner = MountLearner(settings: settings.learner)
+        _ = Mount.axisForms.count   // built now, not on the loop thread at the first nods
     }
 
     /// One raw sample (sensor frame, gyro bias removed when a calibration is known); a finding now and then.
