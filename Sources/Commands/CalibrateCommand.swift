@@ -34,7 +34,7 @@ struct CalibrateCommand: Command {
         -x,z,y when the head's axes measure within 25° of one, else as nine numbers; 'run' uses it when the
         config names no mount. --simulated plays the step on the simulated board, worn as --worn says.
 
-        Guided in the terminal:
+        Without --mount, the sensors' calibration, guided in the terminal:
           1. put the headset down and keep it still for 5 s (gyro bias);
           2. turn it slowly in every direction — nose up and down, ear to each shoulder, upside down — until
              the display says enough directions are covered. Waiting still before turning is fine: the

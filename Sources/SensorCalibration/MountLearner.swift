@@ -127,12 +127,12 @@ public struct MountLearner: Sendable {
     public var nodsInProgress: Int { rhythm.current?.cycles ?? 0 }
     /// Series completed so far, and the latest (for watching evidence arrive while worn).
     public var seriesCompleted: Int { rhythm.completed }
-    public var latestSeries: (axis: Vector3, cycles: Int, fromRest: Bool)? {
-        rhythm.latest.map { ($0.axis, $0.cycles, $0.fromRest) }
+    public var latestSeries: (axis: Vector3, cycles: Int, fromRest: Bool, start: Double, meanAccel: Vector3)? {
+        rhythm.latest.map { ($0.axis, $0.cycles, $0.fromRest, $0.start, $0.meanAccel) }
     }
-    /// Still stretches ended so far, and the latest one's gravity direction and length.
-    public var stillStretchesEnded: Int { still.endedStretches }
-    public var latestStill: (up: Vector3, seconds: Double) { (still.latestUp, still.latestSeconds) }
+    /// The latest still stretch: its gravity direction (unit, sensor frame), length (s) and when it ended
+    /// (or was last still, while it goes on).
+    public var latestStill: (up: Vector3, seconds: Double, end: Double) { (still.latestUp, still.latestSeconds, still.latestStillEnd) }
 
     /// One raw sample in the sensor frame (rad/s, m/s²) at time `t` (s).
     public mutating func add(t: Double, gyro: Vector3, accel: Vector3) {

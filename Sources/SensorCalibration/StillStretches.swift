@@ -43,9 +43,8 @@ struct StillStretches: Sendable {
     private(set) var seconds = 0.0
     private var biasSum = Vector3.zero
     private var biasSeconds = 0.0
-    /// Stretches begun (a still run became long enough) and ended (it was followed by movement or a gap).
+    /// Stretches begun (a still run became long enough).
     private(set) var stretches = 0
-    private(set) var endedStretches = 0
     /// The latest stretch's gravity (sum of its blocks' unit directions × length) and length (s).
     private var latestGravity = Vector3.zero
     private(set) var latestSeconds = 0.0
@@ -117,7 +116,6 @@ struct StillStretches: Sendable {
     }
 
     private mutating func endRun() {
-        if runBlocks >= settings.minimumBlocks { endedStretches += 1 }
         runBlocks = 0
         runGravity = .zero; runGyro = .zero; runBiasSeconds = 0; runSeconds = 0
     }

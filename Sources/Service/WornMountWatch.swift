@@ -2,8 +2,8 @@ import LibC
 import Geometry
 import SensorCalibration
 
-/// Learning the mount while the headset is worn, from what only a head does: gravity at rest says which way
-/// is up, and a rhythm of nods turns the head about its left-right axis, chin-down first. The running service
+/// Learning the mount while the headset is worn, from what only a head does: a rhythm of nods turns the head
+/// about its left-right axis, chin-down first, and gravity in the rest just before it says which way is up. The running service
 /// feeds it every raw sample; it says something only rarely: when the configured mount has disagreed with what
 /// the head shows for minutes (a warning, at most once an hour), or, when no mount is configured, once, which
 /// mount the head shows. Allocation-free per sample (a `MountLearner` and a few numbers); the text of a finding
@@ -25,6 +25,9 @@ public struct WornMountWatch: Sendable {
         public var minimumEvidence = 3
         /// At most one warning per this long (s): 1 h.
         public var warnEvery = 3600.0
+        /// A rest counts for up when it ended at most this long (s) before a run of nods began: 10 s, the
+        /// wearer looking somewhere and then nodding, not a rest long before it in another posture.
+        public var restBeforeNods = 10.0
         public var learner = MountLearner.Settings()
         public init() {}
     }
@@ -75,7 +78,6 @@ public struct WornMountWatch: Sendable {
     public let settings: Settings
     public let configured: Mount?
     private var learner: MountLearner
-    private var seenStill = 0
     private var seenSeries = 0
     private var up = Track()
     private var left = Track()
@@ -92,44 +94,43 @@ public struct WornMountWatch: Sendable {
     }
 
     /// One raw sample (sensor frame, gyro bias removed when a calibration is known); a finding now and then.
+    ///
+    /// Evidence comes only with a run of nods, since only a worn headset nods: a headset put down on a table
+    /// rests in any direction for as long as it likes, and that says nothing about the head. Each run of
+    /// `minimumNods` or more about a horizontal axis is one piece of evidence for left, and the rest that
+    /// ended at most `restBeforeNods` before it (the wearer looking ahead, then nodding) one for up.
     public mutating func add(t: Double, gyro: Vector3, accel: Vector3) -> Finding? {
         learner.add(t: t, gyro: gyro, accel: accel)
-        var finding: Finding? = nil
-        if learner.stillStretchesEnded != seenStill {
-            seenStill = learner.stillStretchesEnded
-            if let cfg = configured {
-                let g = learner.latestStill.up
-                let off = angle(g, cfg.up)
-                if off > settings.upTolerance { up.disagree(t: t, degrees: off * Units.degreesPerRadian) } else { up.agree() }
-                finding = check(axis: .up, t: t)
-            }
+        guard learner.seriesCompleted != seenSeries else { return nil }
+        seenSeries = learner.seriesCompleted
+        guard let s = learner.latestSeries, s.cycles >= settings.learner.minimumNods else { return nil }
+        let rest = learner.latestStill
+        let restBefore = rest.seconds > 0 && rest.end <= s.start + 0.5 && s.start - rest.end <= settings.restBeforeNods
+        let g = restBefore ? rest.up : s.meanAccel.normalized
+        guard g.isFinite, abs(s.axis.dot(g)) <= sin(settings.learner.horizontalTolerance) else { return nil }
+        // A rhythm of nods about a horizontal axis. Its sense is known when it began from rest.
+        if s.fromRest && restBefore, let m = Mount(up: g, left: s.axis) {
+            let nearest = m.nearestAxisForm
+            shown = nearest.angle <= settings.learner.snapTolerance ? nearest.mount : m
         }
-        if learner.seriesCompleted != seenSeries {
-            seenSeries = learner.seriesCompleted
-            if let s = learner.latestSeries, s.cycles >= settings.learner.minimumNods, let g = learner.up,
-               abs(s.axis.dot(g)) <= sin(settings.learner.horizontalTolerance) {
-                // A rhythm of nods about a horizontal axis. Its sense is known when it began from rest.
-                if s.fromRest, let m = Mount(up: g, left: s.axis) {
-                    let nearest = m.nearestAxisForm
-                    shown = nearest.angle <= settings.learner.snapTolerance ? nearest.mount : m
-                }
-                if let cfg = configured {
-                    let line = acos(Swift.min(1, abs(s.axis.dot(cfg.left))))
-                    if line > settings.leftTolerance {
-                        left.disagree(t: t, degrees: line * Units.degreesPerRadian)
-                    } else if s.fromRest && s.axis.dot(cfg.left) < 0 {
-                        left.disagree(t: t, degrees: 180 - line * Units.degreesPerRadian)   // began chin-up: forward is backwards
-                    } else {
-                        left.agree()
-                    }
-                    finding = finding ?? check(axis: .left, t: t)
-                } else if !toldLearned, let m = shown {
-                    toldLearned = true
-                    finding = .learned(m, nods: s.cycles)
-                }
-            }
+        guard let cfg = configured else {
+            guard !toldLearned, let m = shown else { return nil }
+            toldLearned = true
+            return .learned(m, nods: s.cycles)
         }
-        return finding
+        if restBefore {
+            let off = acos(Swift.min(1, Swift.max(-1, g.dot(cfg.up))))
+            if off > settings.upTolerance { up.disagree(t: t, degrees: off * Units.degreesPerRadian) } else { up.agree() }
+        }
+        let line = acos(Swift.min(1, abs(s.axis.dot(cfg.left))))
+        if line > settings.leftTolerance {
+            left.disagree(t: t, degrees: line * Units.degreesPerRadian)
+        } else if s.fromRest && s.axis.dot(cfg.left) < 0 {
+            left.disagree(t: t, degrees: 180 - line * Units.degreesPerRadian)   // began chin-up: forward is backwards
+        } else {
+            left.agree()
+        }
+        return check(axis: .left, t: t) ?? check(axis: .up, t: t)
     }
 
     /// The warning when `axis` has disagreed long enough and the last one is an hour old; its track starts over.
@@ -142,5 +143,4 @@ public struct WornMountWatch: Sendable {
         return .disagrees(axis: axis, degrees: track.worst, seconds: t - since, evidence: track.evidence, shown: shown)
     }
 
-    private func angle(_ a: Vector3, _ b: Vector3) -> Double { acos(Swift.min(1, Swift.max(-1, a.dot(b)))) }
 }
