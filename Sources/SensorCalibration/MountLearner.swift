@@ -12,7 +12,7 @@ import Geometry
 /// and alternate about one axis, and "nod a few times" is one run of them; a tilt goes out, holds at the
 /// shoulder (0–1.5 s in the gesture model), comes back, and the next one follows seconds later, to either side.
 /// So a mount is learned only from one series of at least `minimumNods` cycles (each swing ≤ 0.7 s, pauses
-/// ≤ 0.6 s, consecutive swings opposite within 45°, every axis within 20° of the series' axis) about an axis
+/// ≤ 0.7 s, consecutive swings opposite within 45°, every axis within 20° of the series' axis) about an axis
 /// within `horizontalTolerance` of horizontal (which refuses a shake). A rhythm of quick tilts to one side and
 /// back would pass: the guided step asks for nods.
 public struct MountLearner: Sendable {

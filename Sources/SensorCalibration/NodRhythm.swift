@@ -14,7 +14,7 @@ struct SwingSeries: Sendable, Equatable {
     /// Whether the head was at rest (no swing at all for `restBefore`) before the first swing, so the first
     /// swing is how the movement began.
     var fromRest: Bool
-    /// Mean specific force over the series' swings (sensor frame, m/s²).
+    /// Mean specific force over the series' span, first swing to last (sensor frame, m/s²).
     var meanAccel: Vector3
     /// Cycles (there and back) in the series.
     var cycles: Int { swings / 2 }
@@ -32,9 +32,10 @@ struct NodRhythm: Sendable {
         var longestSwing = 0.7
         /// … and turns at most this far (rad): 91°, the detector's widest gesture swing.
         var largestAngle = 91 * Units.radiansPerDegree
-        /// Longest pause between two swings of one series (s): 0.6 s, the longest pause inside one gesture
-        /// (people pause 0.1–0.6 s between the nods of a long "yes"); a tilt held at the shoulder longer, or the
-        /// next tilt 1–3 s later, starts a new series.
+        /// Longest pause between two swings of one series (s): 0.7 s, the detector's longest gap inside one
+        /// gesture: people pause 0.1–0.6 s between the nods of a long "yes", and the rate spends up to 0.08 s
+        /// more under the threshold around the reversal (a 30 °/s swing). A tilt held at the shoulder longer,
+        /// or the next tilt 1–3 s later, starts a new series.
         var longestPause = 0.7
         /// Consecutive swings alternate when their axes are within this of opposite (rad): the detector's 45°.
         var alternation = 45 * Units.radiansPerDegree

@@ -34,7 +34,7 @@ extension GestureCohort {
                 motion.roll.swings.append(CohortMotions.crossTalk(s, nodRoll))
                 motion.yaw.swings.append(CohortMotions.crossTalk(s, nodYaw))
             }
-            t = up.end + (r.uniform() < 0.5 ? r.range(0.1, 0.5) : 0)
+            t = up.end + (r.uniform() < 0.5 ? r.range(0.1, 0.6) : 0)
         }
         var d = device(wearer: wearer)
         let axis = r.gaussianVector()
