@@ -3,7 +3,7 @@
 // Layers, bottom to top. A target imports only targets on lines above its own; targets on one line are peers and
 // do not import each other. Tests/LayerTests checks every `import` in Sources against this list, so keep it true.
 // layer: LibC, CLinux, CRealtime, CBench, CAllocCounter, BuildInfo
-// layer: Geometry
+// layer: Geometry, BrowserView
 // layer: Hardware
 // layer: Sensors
 // layer: Fusion, SensorCalibration, Gestures, Indicators
@@ -51,6 +51,9 @@ let package = Package(
         .target(name: "LibC", swiftSettings: strict),
         // Vectors, matrices, quaternions, units, angles and the mount: the floor every other layer stands on.
         .target(name: "Geometry", dependencies: ["LibC"], swiftSettings: strict),
+        // `headtrack view`'s HTTP server and page: an event stream client that serves 127.0.0.1 only. Knows
+        // nothing of the tracker but the stream's lines, and is linked only by the view command.
+        .target(name: "BrowserView", dependencies: ["LibC"], swiftSettings: strict),
         .target(name: "Hardware", dependencies: ["LibC", "CLinux"], swiftSettings: strict),
         .target(name: "Fusion", dependencies: ["LibC", "Geometry"], swiftSettings: fusionSettings),
         // Magnetometer hard/soft iron and gyro bias (the values, the ellipsoid fit, the guided session) and the
@@ -97,7 +100,7 @@ let package = Package(
         // The daemon's command line: parses arguments and prints.
         .target(name: "Commands",
                 dependencies: ["LibC", "BuildInfo", "Hardware", "Sensors", "Geometry", "Fusion", "SensorCalibration", "Gestures", "Indicators",
-                               "Simulation", "Tracking", "Formats", "EventStream", "Service", "Plots", "SimulatedRuns"],
+                               "Simulation", "Tracking", "Formats", "EventStream", "Service", "Plots", "SimulatedRuns", "BrowserView"],
                 swiftSettings: strict),
         // The lab's command line (bench, eval).
         .target(name: "LabCommands",
@@ -125,13 +128,15 @@ let package = Package(
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "Geometry", "Fusion", "SensorCalibration"], swiftSettings: strict),
         .testTarget(name: "FormatsTests", dependencies: ["Formats", "Tracking", "Geometry", "Fusion", "SensorCalibration", "Gestures", "Sensors"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "Formats", "Indicators"], swiftSettings: strict),
+        .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "Formats", "Indicators", "Tracking", "SensorCalibration", "Geometry"],
+                    swiftSettings: strict),
         .testTarget(name: "ServiceTests", dependencies: ["Service", "Tracking", "Formats", "EventStream", "Simulation", "Geometry"],
                     swiftSettings: strict),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Plots", "SimulatedRuns", "Geometry", "Tracking", "Formats",
                                                             "EventStream", "CAllocCounter"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "CommandsTests", dependencies: ["Commands", "LabCommands", "Geometry", "Tracking", "Formats", "Service", "Evaluation", "Benchmarks", "Simulation"],
                     swiftSettings: strict),
+        .testTarget(name: "BrowserViewTests", dependencies: ["BrowserView"], swiftSettings: strict),
         // Replays every file of Fuzz/corpus (seeds and crash regressions) through the fuzz targets' code.
         .testTarget(name: "FuzzCorpusTests", dependencies: ["HeadtrackFuzz"], swiftSettings: strict),
     ]

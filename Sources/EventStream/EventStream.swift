@@ -14,6 +14,10 @@ public struct StreamHello: Sendable, Equatable {
     public var rates: LoopRates
     public var stateHz: Double
     public var mount: MountInUse
+    /// The north LED's sector: lit within this many degrees of north, with the hysteresis the panel applies.
+    public var northLed: (halfWidth: Double, hysteresis: Double) {
+        (LedPanel.Settings.default.northHalfWidth, LedPanel.Settings.default.northHysteresis)
+    }
 
     public init(imu: String, magnetometer: String?, rates: LoopRates, stateHz: Double,
                 mount: MountInUse = MountInUse(mount: nil, source: .none)) {
@@ -139,6 +143,13 @@ public final class EventStream {
         line.fixed(q.x, 5); line.byte(UInt8(ascii: ","))
         line.fixed(q.y, 5); line.byte(UInt8(ascii: ","))
         line.fixed(q.z, 5)
+        // The head's angular rate (x forward, y left, z up) without the filter's gyro bias: what the
+        // gesture detector sees, for the live view's plot.
+        let w = (pipeline.headGyro - pipeline.filter.gyroBias) * Units.degreesPerRadian
+        line.literal("],\"rates_dps\":[")
+        line.fixed(w.x, 1); line.byte(UInt8(ascii: ","))
+        line.fixed(w.y, 1); line.byte(UInt8(ascii: ","))
+        line.fixed(w.z, 1)
         line.literal("],\"leds\":{")
         for i in 0..<EventStream.ledNames.count {
             if i > 0 { line.byte(UInt8(ascii: ",")) }
@@ -176,7 +187,11 @@ public final class EventStream {
         b.fixed(h.rates.displayHz, 1)
         b.literal(",\"state_hz\":")
         b.fixed(h.stateHz, 1)
-        b.literal("},\"mount\":")
+        b.literal("},\"north_led_deg\":")
+        b.fixed(h.northLed.halfWidth, 1)
+        b.literal(",\"north_led_hysteresis_deg\":")
+        b.fixed(h.northLed.hysteresis, 1)
+        b.literal(",\"mount\":")
         if h.mount.mount != nil { b.string(h.mount.text) } else { b.literal("null") }
         b.literal(",\"mount_source\":")
         b.string(h.mount.source.rawValue)

@@ -30,6 +30,32 @@ import Testing
         }.map { "\($0.path): \($0.line)" }
     }
 
+    /// Issue 29: the tracker keeps no network listener. Internet sockets are made only in BrowserView (the
+    /// view, a separate process), and only the view command links it, so nothing the tracker runs can listen.
+    static func internetSocketsOutside(_ lines: [(path: String, line: String)]) -> [String] {
+        lines.filter { !$0.path.hasPrefix("BrowserView/") && $0.line.contains("AF_INET") }.map { "\($0.path): \($0.line)" }
+    }
+
+    static func browserViewImporters(_ lines: [(path: String, line: String)]) -> [String] {
+        lines.filter { !$0.path.hasPrefix("BrowserView/") && $0.line.range(of: #"^(@\w+\s+)*import\s+BrowserView\b"#, options: .regularExpression) != nil }
+            .map(\.path)
+    }
+
+    @Test func onlyTheViewTouchesTheNetwork() throws {
+        let lines = try Self.codeLines()
+        #expect(Self.internetSocketsOutside(lines).isEmpty, "\(Self.internetSocketsOutside(lines).joined(separator: "\n"))")
+        #expect(Self.browserViewImporters(lines) == ["Commands/ViewCommand.swift"])
+    }
+
+    @Test func aSocketOrImportElsewhereIsSeen() {
+        let lines = [(path: "Runtime/EventStream/StreamServer.swift", line: "let fd = socket(AF_INET6, SOCK_STREAM, 0)"),
+                     (path: "BrowserView/Sockets.swift", line: "let fd = socket(AF_INET, SOCK_STREAM, 0)"),
+                     (path: "Commands/RunCommand.swift", line: "import BrowserView"),
+                     (path: "Commands/ViewCommand.swift", line: "@preconcurrency import BrowserView")]
+        #expect(Self.internetSocketsOutside(lines).count == 1)
+        #expect(Self.browserViewImporters(lines) == ["Commands/RunCommand.swift", "Commands/ViewCommand.swift"])
+    }
+
     @Test func theLoopIsBuiltOnlyByTheSession() throws {
         #expect(Self.loopConstructions(try Self.codeLines()) == ["Service/TrackerSession.swift"])
     }
