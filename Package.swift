@@ -56,7 +56,8 @@ let package = Package(
         .target(name: "BrowserView", dependencies: ["LibC"], swiftSettings: strict),
         .target(name: "Hardware", dependencies: ["LibC", "CLinux"], swiftSettings: strict),
         .target(name: "Fusion", dependencies: ["LibC", "Geometry"], swiftSettings: fusionSettings),
-        // Magnetometer hard/soft iron and gyro bias: the values, the ellipsoid fit, the guided session.
+        // Magnetometer hard/soft iron and gyro bias (the values, the ellipsoid fit, the guided session) and the
+        // mount learned from gravity at rest and nods (the learner, the guided step).
         .target(name: "SensorCalibration", dependencies: ["LibC", "Geometry"], swiftSettings: strict),
         .target(name: "Sensors", dependencies: ["LibC", "Hardware", "Geometry"], swiftSettings: strict),
         .target(name: "Gestures", dependencies: ["LibC", "Geometry"], swiftSettings: strict),
@@ -119,6 +120,7 @@ let package = Package(
         .testTarget(name: "HardwareTests", dependencies: ["Hardware"], swiftSettings: strict),
         .testTarget(name: "FusionTests", dependencies: ["Fusion", "SensorCalibration", "Geometry"], swiftSettings: strict),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Simulation", "Geometry"], swiftSettings: strict),
+        .testTarget(name: "MountLearningTests", dependencies: ["SensorCalibration", "Simulation", "Geometry"], swiftSettings: strict),
         .testTarget(name: "GesturesTests",
                     dependencies: ["Gestures", "Geometry", "Fusion", "SensorCalibration", "Sensors", "Tracking", "Formats", "Service", "Evaluation"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),

@@ -10,8 +10,9 @@ struct WatchCommand: Command {
     static let help = """
         usage: headtrack watch [--socket PATH] [--json]
 
-        Connects to the event stream of a running `headtrack run` (the service) and shows the LED row, heading,
-        pitch, roll, the last gestures and faults, redrawn in place in an 80-column terminal. Not in a
+        Connects to the event stream of a running `headtrack run` (the service) and shows the sensors, the
+        mount in use and where it came from (config, learned, none), the LED row, heading, pitch, roll, the
+        last gestures and faults, redrawn in place in an 80-column terminal. Not in a
         terminal, it prints one line a second and a line per gesture or fault. Ends when the tracker stops.
         Your user must be in the `headtrack` group to connect (sudo usermod -aG headtrack $USER, log in again).
 

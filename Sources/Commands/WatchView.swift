@@ -7,6 +7,9 @@ struct WatchModel {
     var imu = "?"
     var magnetometer: String? = nil
     var imuHz = 0.0
+    /// The mount in use ("-x,z,y", nil: none) and where it came from (config, learned, none; "" before a hello says).
+    var mount: String? = nil
+    var mountSource = ""
     var stateHz = 0.0
     var t = 0.0
     var heading: Double? = nil
@@ -47,6 +50,8 @@ struct WatchModel {
             if case let .string(s)? = v["magnetometer"] { magnetometer = Shown.cut(s) } else { magnetometer = nil }
             if case let .number(n)? = v["rates"]?["imu_hz"] { imuHz = n }
             if case let .number(n)? = v["rates"]?["state_hz"] { stateHz = n }
+            if case let .string(m)? = v["mount"] { mount = m } else { mount = nil }
+            if case let .string(m)? = v["mount_source"] { mountSource = m } else { mountSource = "" }
         case "state":
             hasState = true
             staleFor = nil
@@ -91,7 +96,8 @@ struct WatchModel {
     /// The screen: every line at most `width` columns.
     var screen: [String] {
         let sensors = imu + (magnetometer.map { " + " + $0 } ?? ", no magnetometer")
-        let header = "headtrack watch  \(sensors)  IMU \(fixed(imuHz, 0)) Hz"
+        let mountText = mountSource.isEmpty ? "" : "  mount " + (mount.map { "\($0) (\(mountSource))" } ?? "none")
+        let header = "headtrack watch  \(sensors)  IMU \(fixed(imuHz, 0)) Hz" + mountText
         let ledLine = "LEDs  " + LiveView.ledRow(leds)
         let headingText: String
         if let h = heading { headingText = LiveView.pad(fixed(h, 0), 3) + "°" + (headingValid ? " live" : " held") } else { headingText = "  --° none" }

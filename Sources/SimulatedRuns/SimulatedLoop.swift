@@ -18,6 +18,8 @@ public struct SimulatedLoopOptions: Sendable {
     public var script: MotionScript = .demoStory
     /// Applied to the simulated board's samples as `run` applies the headset's calibration file.
     public var calibration: Calibration? = nil
+    /// How the simulated board sits on the simulated head (`--worn`): its sensor axes as forward, left, up.
+    public var worn: Mount = .identity
     public init() {}
 }
 
@@ -63,7 +65,9 @@ public enum SimulatedLoop {
     }
 
     public static func board(_ options: SimulatedLoopOptions, busTime: Bool) -> SimulatedBoard {
-        let board = SimulatedBoard(motion: options.script)
+        var sensor = SensorModel()
+        sensor.mount = options.worn
+        let board = SimulatedBoard(motion: options.script, sensor: sensor)
         board.bus.recordWrites = false
         if busTime { board.bus.busClockHz = options.busClockHz }
         return board
