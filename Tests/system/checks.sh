@@ -273,7 +273,8 @@ check_kill_restarts() {
 # The sensor reseated: its registers go back to their power-on values for 3 s (configuration 0, data 0, the
 # magnetometer powered down), as a breakout that lost power does, then it is at rest again. (i2c-stub cannot stop
 # answering, and cannot be removed while the daemon holds its bus open.) The daemon rides through: same
-# process, no restart, a fault episode at warning priority in the journal, and it configures the chip again.
+# process, no restart, one fault episode at warning priority in the journal (begun by a failing sample or by
+# the chip found reset, whichever comes first; ended once), and it configures the chip again.
 check_unplug() {
     local pid restarts since faults regs
     pid=$(unit MainPID); restarts=$(unit NRestarts)
@@ -285,7 +286,7 @@ check_unplug() {
     faults=$(G "sudo journalctl -u headtrack --since '$since' -p warning --no-pager -o cat" 2>/dev/null | tr '\n' '|')
     regs=$(G "sudo i2cget -y $BUS 0x68 0x1b; sudo i2cget -y $BUS 0x68 0x1c; sudo i2cget -y $BUS 0x68 0x37" | tr '\n' ' ')
     check sensor-reseat-ride-through "pid $pid -> $(unit MainPID), restarts $restarts -> $(unit NRestarts), $(G systemctl is-active headtrack); GYRO_CONFIG ACCEL_CONFIG INT_PIN_CFG after: $regs; warnings: ${faults:0:700}" \
-        bash -c "[ '$(unit MainPID)' = '$pid' ] && [ '$(unit NRestarts)' = '$restarts' ] && [ \$(grep -o '|t=[0-9.]*s fault: ' <<<'|${faults//\'/}' | wc -l) = 1 ] && [ \$(grep -o 'fault over after' <<<'${faults//\'/}' | wc -l) = 1 ] && [ '$regs' = '0x08 0x08 0x02 ' ]"
+        bash -c "[ '$(unit MainPID)' = '$pid' ] && [ '$(unit NRestarts)' = '$restarts' ] && [ \$(grep -oE '\|t=[0-9.]*s (fault: |a sensor had lost its configuration)' <<<'|${faults//\'/}' | wc -l) = 1 ] && [ \$(grep -o 'fault over after' <<<'${faults//\'/}' | wc -l) = 1 ] && [ '$regs' = '0x08 0x08 0x02 ' ]"
 }
 
 # A release that fails its health check (a binary that exits at once) is rolled back: exit 3, the first release
