@@ -279,8 +279,10 @@ check_unplug() {
     local pid restarts since faults regs
     pid=$(unit MainPID); restarts=$(unit NRestarts)
     since=$(G "date '+%Y-%m-%d %H:%M:%S'")
-    G "sudo i2cset -y $BUS 0x68 0x1b 0 0 i; sudo i2cset -y $BUS 0x68 0x37 0; sudo i2cset -y $BUS 0x68 0x6a 0
-       sudo i2cset -y $BUS 0x68 0x3b 0 0 0 0 0 0 0 0 0 0 0 0 0 0 i; sudo i2cset -y $BUS 0x0c 0x0a 0
+    # Data first, then configuration: each i2cset takes a good part of a second under TCG, and a real reseat
+    # zeroes the data as the configuration goes, so the loop must see failing samples before it finds the reset.
+    G "sudo i2cset -y $BUS 0x68 0x3b 0 0 0 0 0 0 0 0 0 0 0 0 0 0 i; sudo i2cset -y $BUS 0x0c 0x0a 0
+       sudo i2cset -y $BUS 0x68 0x1b 0 0 i; sudo i2cset -y $BUS 0x68 0x37 0; sudo i2cset -y $BUS 0x68 0x6a 0
        sleep 3; sudo testbed-chips mpu9250 >/dev/null"
     sleep 5
     faults=$(G "sudo journalctl -u headtrack --since '$since' -p warning --no-pager -o cat" 2>/dev/null | tr '\n' '|')
