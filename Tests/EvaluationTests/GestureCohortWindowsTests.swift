@@ -37,6 +37,29 @@ import Testing
         }
     }
 
+    @Test func midGestureWindowsOpenWithASwingOfTheFirstCycleUnderWay() {
+        var r = SeededRandom(seed: 6)
+        var w = windows()
+        w.opening = .midGesture
+        for wearer in 0..<8 {
+            for kind in CohortKind.gestures {
+                let trial = Self.cohort.trial(wearer: wearer, kind: kind)
+                guard let g = trial.gesture, let open = w.starts(in: trial, random: &r).first else {
+                    Issue.record("\(kind): a mid-gesture window"); continue
+                }
+                // A swing of the first cycle has begun and is not yet at its fastest when the window opens; if it is
+                // the second swing, a third follows it at once.
+                let inFirst = open >= g.swingStarts[0] && open <= g.swingPeaks[0]
+                let inSecond = open >= g.swingStarts[1] && open <= g.swingPeaks[1]
+                #expect(inFirst || inSecond, "\(kind)")
+                if inSecond {
+                    #expect(kind == .nods || kind == .shakes, "\(kind): a single gesture's window opens in its first swing")
+                    #expect(g.swings > 2 && g.swingStarts[2] - g.swingEnds[1] <= GestureCohortWindows.reversalWithoutPause, "\(kind)")
+                }
+            }
+        }
+    }
+
     @Test func fromAFreshStartEveryGestureThatFitsItsWindowIsFound() {
         // Windows that leave the latency target (0.15 s) after the completing swing's peak: the detector
         // and the attitude filter start with the window, so a slow start-up shows here and nowhere else.
