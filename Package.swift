@@ -2,28 +2,29 @@
 // headtrack: IMU head tracker for Raspberry Pi-class boards.
 // Layers, bottom to top. A target imports only targets on lines above its own; targets on one line are peers and
 // do not import each other. Tests/LayerTests checks every `import` in Sources against this list, so keep it true.
-// layer: CLinux, CRealtime, CBench, CAllocCounter, BuildInfo, Geometry
+// layer: LibC, CLinux, CRealtime, CBench, CAllocCounter, BuildInfo
+// layer: Geometry, BrowserView
 // layer: Hardware
 // layer: Sensors
-// layer: Fusion, Gestures, Indicators
-// layer: Simulation
-// layer: Runtime
+// layer: Fusion, SensorCalibration, Gestures, Indicators
+// layer: Tracking, Simulation
+// layer: Formats
+// layer: EventStream
+// layer: Service
 // layer: Plots, SimulatedRuns
-// layer: Commands, Evaluation
+// layer: Commands, Evaluation, Benchmarks
 // layer: LabCommands
 // layer: headtrack, headtrack-lab, HeadtrackFuzz
 // Two products: `headtrack`, the daemon that travels to the headset (run, probe, calibrate, record, replay, demo),
-// and `headtrack-lab` (bench, eval), the only one that links Evaluation, CBench and the malloc counter.
+// and `headtrack-lab` (bench, eval), the only one that links Evaluation, Benchmarks, CBench and the malloc counter.
 import PackageDescription
 
 // Release builds specialise the generic hot path (driver over its bus, loop over bus, lines and clock)
 // across modules; without it each sample pays generic-metadata lookups (`headtrack bench`: decode 330 → 27 ns).
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6),
                               .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
-// The attitude filter's scalar math (quaternion products, the bias Kalman filter) is left unpaired: LLVM's SLP
-// vectorizer packs it into two-lane doubles, and on x86-64 the shuffles that feeds it made the filter slower
-// while running fewer instructions (measured side by side, `headtrack bench` fusion stage: 134 → 125 ns with
-// it off, 1 339 → 1 489 instructions per sample). The outputs are the same: pairing reorders no arithmetic.
+// The attitude filter's scalar math is left unpaired: the shuffles that LLVM's SLP vectorizer needs cost the
+// filter time on x86-64 (README, Performance). Pairing reorders no arithmetic, so the outputs are the same.
 let fusionSettings: [SwiftSetting] = strict + [.unsafeFlags(["-Xllvm", "-vectorize-slp=false"], .when(configuration: .release))]
 
 let package = Package(
@@ -46,58 +47,94 @@ let package = Package(
         // The release version and git commit, generated before each build (headtrack --version, deploy's names).
         .plugin(name: "BuildStamp", capability: .buildTool()),
         .target(name: "BuildInfo", swiftSettings: strict, plugins: ["BuildStamp"]),
+        // The C library (glibc or musl), imported in one place.
+        .target(name: "LibC", swiftSettings: strict),
         // Vectors, matrices, quaternions, units, angles and the mount: the floor every other layer stands on.
-        .target(name: "Geometry", swiftSettings: strict),
-        .target(name: "Hardware", dependencies: ["CLinux"], swiftSettings: strict),
-        .target(name: "Fusion", dependencies: ["Geometry"], swiftSettings: fusionSettings),
-        .target(name: "Sensors", dependencies: ["Hardware", "Geometry"], swiftSettings: strict),
-        .target(name: "Gestures", dependencies: ["Geometry"], swiftSettings: strict),
-        .target(name: "Indicators", dependencies: ["Geometry"], swiftSettings: strict),
-        .target(name: "Simulation", dependencies: ["Hardware", "Sensors", "Geometry"], swiftSettings: strict),
-        .target(name: "Runtime",
-                dependencies: ["Hardware", "Sensors", "Geometry", "Fusion", "Gestures", "Indicators", "CRealtime"],
+        .target(name: "Geometry", dependencies: ["LibC"], swiftSettings: strict),
+        // `headtrack view`'s HTTP server and page: an event stream client that serves 127.0.0.1 only. Knows
+        // nothing of the tracker but the stream's lines, and is linked only by the view command.
+        .target(name: "BrowserView", dependencies: ["LibC"], swiftSettings: strict),
+        .target(name: "Hardware", dependencies: ["LibC", "CLinux"], swiftSettings: strict),
+        .target(name: "Fusion", dependencies: ["LibC", "Geometry"], swiftSettings: fusionSettings),
+        // Magnetometer hard/soft iron and gyro bias: the values, the ellipsoid fit, the guided session.
+        .target(name: "SensorCalibration", dependencies: ["LibC", "Geometry"], swiftSettings: strict),
+        .target(name: "Sensors", dependencies: ["LibC", "Hardware", "Geometry"], swiftSettings: strict),
+        .target(name: "Gestures", dependencies: ["LibC", "Geometry"], swiftSettings: strict),
+        .target(name: "Indicators", dependencies: ["LibC", "Geometry"], swiftSettings: strict),
+        .target(name: "Simulation", dependencies: ["LibC", "Hardware", "Sensors", "Geometry"], swiftSettings: strict),
+        // The one wiring of the algorithms (mount → calibration → filter → heading → smoother → recognizer) and
+        // running it over a recording: pure, time as an argument.
+        .target(name: "Tracking", dependencies: ["LibC", "Geometry", "Sensors", "Fusion", "SensorCalibration", "Gestures", "Indicators"],
+                swiftSettings: strict),
+        // Files and their formats: JSON, the config, traces, calibration and truth files, atomic writes, numbers.
+        .target(name: "Formats",
+                dependencies: ["LibC", "Geometry", "Hardware", "Sensors", "Fusion", "SensorCalibration", "Gestures", "Indicators", "Tracking"],
+                swiftSettings: strict),
+        // The event stream: the Unix socket server, its clients' queues and the protocol's lines.
+        .target(name: "EventStream",
+                dependencies: ["LibC", "Geometry", "Hardware", "Sensors", "Fusion", "SensorCalibration", "Gestures", "Indicators", "Tracking", "Formats"],
+                swiftSettings: strict),
+        // The daemon: session, fixed-rate loop, systemd, real-time mode, status, journal.
+        .target(name: "Service",
+                dependencies: ["LibC", "Geometry", "Hardware", "Sensors", "Fusion", "SensorCalibration", "Gestures", "Indicators", "CRealtime",
+                               "Tracking", "Formats", "EventStream"],
                 swiftSettings: strict),
         // SVG pictures of a run (`demo --plot`, `replay --plot`, the eval plots): string building, no I/O per sample.
-        .target(name: "Plots", dependencies: ["Gestures", "Indicators", "Runtime"], swiftSettings: strict),
+        .target(name: "Plots", dependencies: ["LibC", "Gestures", "Indicators", "Tracking", "Formats"], swiftSettings: strict),
         // The production loop on a simulated board: `demo`, `run --simulated`, `record --simulated`, bench input.
         .target(name: "SimulatedRuns",
-                dependencies: ["Geometry", "Hardware", "Sensors", "Gestures", "Simulation", "Runtime"],
+                dependencies: ["Geometry", "Hardware", "Sensors", "Gestures", "Simulation", "Tracking", "Formats", "Service"],
                 swiftSettings: strict),
-        // Lab only: benchmark metrics, bench, evaluation reports.
+        // Lab only: attitude, gesture, smoothing and calibration metrics and their reports.
         .target(name: "Evaluation",
-                dependencies: ["Geometry", "Fusion", "Gestures", "Indicators", "Runtime", "Simulation", "Sensors",
-                               "Plots", "SimulatedRuns", "CBench", "CAllocCounter"],
+                dependencies: ["LibC", "Geometry", "Fusion", "SensorCalibration", "Gestures", "Indicators", "Tracking", "Formats", "EventStream",
+                               "Service", "Simulation", "Sensors", "Plots", "SimulatedRuns"],
+                swiftSettings: strict),
+        // Lab only: `bench` (stage cost, wake-up lateness against the C loop, allocations, memory, 1 kHz) and the
+        // finder of the shared recordings it measures on.
+        .target(name: "Benchmarks",
+                dependencies: ["LibC", "CBench", "CAllocCounter", "Geometry", "Fusion", "Gestures", "Indicators", "Hardware", "Sensors",
+                               "Simulation", "Tracking", "Formats", "Service", "SimulatedRuns"],
                 swiftSettings: strict),
         // The daemon's command line: parses arguments and prints.
         .target(name: "Commands",
-                dependencies: ["BuildInfo", "Hardware", "Sensors", "Geometry", "Fusion", "Gestures", "Indicators",
-                               "Simulation", "Runtime", "Plots", "SimulatedRuns"],
+                dependencies: ["LibC", "BuildInfo", "Hardware", "Sensors", "Geometry", "Fusion", "SensorCalibration", "Gestures", "Indicators",
+                               "Simulation", "Tracking", "Formats", "EventStream", "Service", "Plots", "SimulatedRuns", "BrowserView"],
                 swiftSettings: strict),
         // The lab's command line (bench, eval).
         .target(name: "LabCommands",
-                dependencies: ["BuildInfo", "Commands", "Geometry", "Fusion", "Gestures", "Indicators", "Sensors",
-                               "Simulation", "Runtime", "Plots", "SimulatedRuns", "Evaluation"],
+                dependencies: ["LibC", "BuildInfo", "Commands", "Geometry", "Fusion", "SensorCalibration", "Gestures", "Indicators", "Sensors",
+                               "Simulation", "Tracking", "Formats", "Service", "Plots", "SimulatedRuns", "Evaluation", "Benchmarks"],
                 swiftSettings: strict),
         .executableTarget(name: "headtrack", dependencies: ["Commands"], swiftSettings: strict),
         .executableTarget(name: "headtrack-lab", dependencies: ["LabCommands"], swiftSettings: strict),
         // libFuzzer targets for the parsers and replay; real only under scripts/fuzz.sh (-DFUZZING).
-        .executableTarget(name: "HeadtrackFuzz", dependencies: ["Geometry", "Fusion", "Runtime", "Plots"],
+        .executableTarget(name: "HeadtrackFuzz", dependencies: ["LibC", "Geometry", "Fusion", "SensorCalibration", "Tracking", "Formats", "Plots"],
                           swiftSettings: strict),
 
         // Reads Package.swift and Sources as text (no target dependencies): the layer list above must hold.
         .testTarget(name: "LayerTests", swiftSettings: strict),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"], swiftSettings: strict),
         .testTarget(name: "HardwareTests", dependencies: ["Hardware"], swiftSettings: strict),
-        .testTarget(name: "FusionTests", dependencies: ["Fusion", "Geometry"], swiftSettings: strict),
+        .testTarget(name: "FusionTests", dependencies: ["Fusion", "SensorCalibration", "Geometry"], swiftSettings: strict),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Simulation", "Geometry"], swiftSettings: strict),
-        .testTarget(name: "GesturesTests", dependencies: ["Gestures", "Geometry", "Fusion", "Sensors", "Runtime", "Evaluation"],
+        .testTarget(name: "GesturesTests",
+                    dependencies: ["Gestures", "Geometry", "Fusion", "SensorCalibration", "Sensors", "Tracking", "Formats", "Service", "Evaluation"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "IndicatorsTests", dependencies: ["Indicators", "Geometry"], swiftSettings: strict),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Geometry"], swiftSettings: strict),
-        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Simulation", "Geometry"],
+        .testTarget(name: "TrackingTests", dependencies: ["Tracking", "Geometry", "Fusion", "SensorCalibration"], swiftSettings: strict),
+        .testTarget(name: "FormatsTests", dependencies: ["Formats", "Tracking", "Geometry", "Fusion", "SensorCalibration", "Gestures", "Sensors"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Plots", "SimulatedRuns", "Geometry"], resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(name: "CommandsTests", dependencies: ["Commands", "LabCommands", "Geometry"], swiftSettings: strict),
+        .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "Formats", "Indicators", "Tracking", "SensorCalibration", "Geometry"],
+                    swiftSettings: strict),
+        .testTarget(name: "ServiceTests", dependencies: ["Service", "Tracking", "Formats", "EventStream", "Simulation", "Geometry"],
+                    swiftSettings: strict),
+        .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Plots", "SimulatedRuns", "Geometry", "Tracking", "Formats",
+                                                            "EventStream", "CAllocCounter"], resources: [.copy("Fixtures")], swiftSettings: strict),
+        .testTarget(name: "CommandsTests", dependencies: ["Commands", "LabCommands", "Geometry", "Tracking", "Formats", "Service", "Evaluation", "Benchmarks", "Simulation"],
+                    swiftSettings: strict),
+        .testTarget(name: "BrowserViewTests", dependencies: ["BrowserView"], swiftSettings: strict),
         // Replays every file of Fuzz/corpus (seeds and crash regressions) through the fuzz targets' code.
         .testTarget(name: "FuzzCorpusTests", dependencies: ["HeadtrackFuzz"], swiftSettings: strict),
     ]

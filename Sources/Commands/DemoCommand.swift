@@ -1,5 +1,7 @@
+import Service
 import Gestures
-import Runtime
+import Formats
+import EventStream
 import SimulatedRuns
 import Simulation
 
@@ -38,7 +40,7 @@ struct DemoCommand: Command {
         }
         demo.speed = speed > 0 ? speed : nil
         let script = demo.script
-        let stream = try StreamSetup.open(explicit: socket, config: demo.config, byDefault: false,
+        let stream = try StreamSetup.open(socket: socket, config: demo.config, byDefault: false,
                                           hello: StreamHello(imu: "MPU-9250 (simulated)", magnetometer: "AK8963",
                                                              rates: demo.config.rates, stateHz: demo.config.streamStateHz))
         defer { stream?.stop() }

@@ -1,10 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 import BuildInfo
-import Runtime
+import Formats
+import Service
 
 /// Entry point of the daemon: dispatches `headtrack NAME ...` to the command of that name.
 public enum HeadtrackCommand {
@@ -14,6 +11,7 @@ public enum HeadtrackCommand {
             DemoCommand.self,
             RunCommand.self,
             WatchCommand.self,
+            ViewCommand.self,
             ProbeCommand.self,
             RecordCommand.self,
             ReplayCommand.self,

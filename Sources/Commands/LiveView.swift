@@ -1,6 +1,7 @@
 import Geometry
 import Indicators
-import Runtime
+import Tracking
+import Formats
 
 /// Formats the state of the tracker for a terminal (one line redrawn in place) or for plain logs.
 struct LiveView {

@@ -1,7 +1,9 @@
+import Service
 import Geometry
 import Gestures
 import Plots
-import Runtime
+import Tracking
+import Formats
 
 /// Collects what the pipeline did, for `--plot`, as a `PlotData` sampled at the display rate (keeps pictures
 /// light; a gesture half-wave lasts 0.2–0.7 s, so 60 Hz still shows its peak), and draws it with `SVGPlot`.

@@ -1,5 +1,6 @@
 import Hardware
-import Runtime
+import Formats
+import Service
 import Sensors
 
 /// `headtrack probe`: what is on the bus, and what the pipeline would use.

@@ -1,4 +1,4 @@
-import Runtime
+import Service
 
 /// `--realtime [--cpu N] [--priority P]`, shared by `run` and `bench`.
 public enum RealtimeOptions {

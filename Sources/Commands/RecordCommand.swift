@@ -1,4 +1,5 @@
-import Runtime
+import Formats
+import Service
 import SimulatedRuns
 
 /// `headtrack record`: raw samples to an imu-trace v1 file.

@@ -1,9 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-import Runtime
+import Service
+import LibC
+import Formats
 
 /// Elapsed time and sample count on stderr while recording on hardware: redrawn once a second on a
 /// terminal, a line every 10 s otherwise (a log should not fill with progress).

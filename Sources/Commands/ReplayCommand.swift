@@ -1,8 +1,12 @@
+import Service
 import Fusion
+import SensorCalibration
 import Geometry
 import Gestures
 import Hardware
-import Runtime
+import Tracking
+import Formats
+import EventStream
 import Sensors
 
 /// `headtrack replay`: the pipeline over a recorded trace, as fast as it can.
@@ -10,8 +14,8 @@ struct ReplayCommand: Command {
     static let name = "replay"
     static let summary = "run the pipeline over a recorded trace; write events, attitude and a plot"
     static let help = """
-        usage: headtrack replay TRACE [--mount F,L,U] [--calibration FILE] [--events OUT.csv] [--attitude OUT.csv]
-                                [--plot OUT.svg] [--json] [--stream [--socket PATH]]
+        usage: headtrack replay TRACE [--config FILE] [--mount F,L,U] [--calibration FILE] [--events OUT.csv]
+                                [--attitude OUT.csv] [--plot OUT.svg] [--json] [--stream [--socket PATH]]
 
         Runs fusion, heading smoothing and gesture detection over an imu-trace v1 file with its own
         timestamps, as fast as possible, and prints the detected gestures. TRACE `-` reads standard input;
@@ -19,9 +23,12 @@ struct ReplayCommand: Command {
         summary then go to standard error).
 
         options:
+          --config FILE     run the pipeline as 'headtrack run' sets it up from this config file (its mount,
+                            declination and gestures settings), to check a config offline
           --mount F,L,U     sensor axes that point forward, left and up, e.g. --mount=-x,z,y for a sensor
                             worn X back, Y up, Z left (default x,y,z). Without it, a trace whose frame line
-                            says how it was worn ("worn: X back, Y up, Z left") gets a note naming its --mount
+                            says how it was worn ("worn: X back, Y up, Z left") gets a note naming its --mount;
+                            with --config, overrides the config's mount
           --calibration FILE
                             apply a calibration file from 'headtrack calibrate' to the raw samples, exactly as
                             'headtrack run' does (gyro bias, then magnetometer hard/soft iron, before the mount);
@@ -40,6 +47,9 @@ struct ReplayCommand: Command {
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
         var settings = Pipeline.Settings()
+        if let path = try arguments.option("config") {
+            do { settings = try HardwareSession.loadConfig(path).pipelineSettings } catch { throw CommandError(error.description) }
+        }
         let mountOption = try arguments.option("mount")
         if let m = mountOption {
             do { settings.mount = try Mount(parsing: m) } catch { throw CommandError(error.description, status: 2) }
@@ -59,7 +69,7 @@ struct ReplayCommand: Command {
         do { trace = try TraceFile.read(path: paths[0] == "-" ? "/dev/stdin" : paths[0]) } catch {
             throw CommandError(error.description)
         }
-        if mountOption == nil {
+        if settings.mount == nil {
             let name = paths[0] == "-" ? "standard input" : paths[0].split(separator: "/").last.map(String.init) ?? paths[0]
             for note in WornMountNote.lines([(name, trace.wornMount)]) { Console.err(note) }
         }
@@ -76,7 +86,6 @@ struct ReplayCommand: Command {
         let attitude = try attitudePath.map { p throws in try open(p) }
         try events?.write("t,event\n")
         try attitude?.write("t,qw,qx,qy,qz,heading_deg,smoothed_heading_deg\n")
-        let sensorToHead = Quaternion(rotationRows: settings.mount.forward, settings.mount.left, settings.mount.up)
         var counts: [String: Int] = [:]
         var detected: [(t: Double, event: GestureEvent)] = []
         var pendingStreamGesture: (t: Double, event: GestureEvent)? = nil
@@ -84,13 +93,7 @@ struct ReplayCommand: Command {
         var failure: Error? = nil
         let stream = streaming ? try openStream(trace, socket: socket) : nil
         defer { stream?.stop() }
-        let pacer = LinuxMonotonicClock()
-        let realStart = pacer.now()
-        // Trace seconds paced so far. A gap longer than Replay.maxGap is skipped here as Replay's display ticks
-        // skip it: pacing from the first sample instead slept through the gap and, for a trace spanning its
-        // full time range (±1e10 s), overflowed Nanoseconds (2e19 ns) and trapped.
-        var pacedTraceTime = 0.0
-        var lastPacedTick = trace.records.first?.t ?? 0
+        var pacer = TracePacer(firstTraceTime: trace.records.first?.t ?? 0)
         Replay.run(trace, settings: settings) { event in
             guard failure == nil else { return }
             do {
@@ -109,7 +112,7 @@ struct ReplayCommand: Command {
                         stream?.gesture(g.event, t: g.t, start: d.start, count: d.count)
                     }
                     guard let file = attitude, pipeline.filter.isInitialized else { return }
-                    let q = pipeline.attitude * sensorToHead
+                    let q = pipeline.sensorAttitude
                     let h = pipeline.heading
                     let d = pipeline.displayed
                     try file.write("\(fixed(t, 6)),\(fixed(q.w, 7)),\(fixed(q.x, 7)),\(fixed(q.y, 7)),\(fixed(q.z, 7)),"
@@ -118,9 +121,7 @@ struct ReplayCommand: Command {
                     recorder.display(t: t, leds: leds, pipeline: pipeline)
                     if let stream {
                         // Paced: each display tick waits for its moment of trace time on the real clock.
-                        pacedTraceTime += min(max(0, t - lastPacedTick), Replay.maxGap)
-                        lastPacedTick = t
-                        pacer.sleep(until: realStart + Nanoseconds(pacedTraceTime * 1e9))
+                        pacer.wait(untilTraceTime: t)
                         stream.display(t: t, leds: leds, pipeline: pipeline)
                     }
                 }
@@ -164,7 +165,7 @@ struct ReplayCommand: Command {
         }
         let hasMag = trace.records.contains { $0.mag != nil }
         let hello = StreamHello(imu: "recorded trace", magnetometer: hasMag ? "recorded" : nil, rates: rates, stateHz: 60)
-        return try StreamSetup.open(explicit: socket ?? EventStream.defaultSocketPath, config: Config(), byDefault: true, hello: hello)
+        return try StreamSetup.open(socket: socket ?? EventStream.defaultSocketPath, config: Config(), byDefault: true, hello: hello)
     }
 }
 

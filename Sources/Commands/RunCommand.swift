@@ -1,5 +1,7 @@
 import Hardware
-import Runtime
+import Formats
+import EventStream
+import Service
 import Sensors
 
 /// `headtrack run`: the pipeline on real hardware until SIGINT/SIGTERM.
@@ -42,79 +44,28 @@ struct RunCommand: Command {
         var config = try HardwareSession.loadConfig(try arguments.option("config"))
         if let d = try arguments.option("i2c") { config.i2cDevice = d }
         if let c = try arguments.option("gpio-chip") { config.gpioChip = c }
-        let duration = try arguments.duration()
-        let quiet = arguments.flag("quiet")
-        let readout: ImuReadout = arguments.flag("fifo") ? .fifo : .polling
+        var options = ServiceOptions()
+        options.duration = try arguments.duration()
+        options.quiet = arguments.flag("quiet")
+        options.readout = arguments.flag("fifo") ? .fifo : .polling
         if let hz = try arguments.double("imu-hz") {
             guard ConfigLimits.imuHz.contains(hz) else {
                 throw CommandError("--imu-hz must be within \(ConfigLimits.text(ConfigLimits.imuHz)), got \(hz)", status: 2)
             }
             config.rates.imuHz = hz
         }
-        let realtime = try RealtimeOptions.parse(&arguments)
-        let socket = try arguments.option("socket")
+        options.realtime = try RealtimeOptions.parse(&arguments)
+        options.socket = try arguments.option("socket")
         if arguments.flag("simulated") {
             let speed = try arguments.double("speed") ?? 1
             try arguments.finish()
-            return try SimulatedRunMode.run(config: config, readout: readout, speed: speed, duration: duration,
-                                            quiet: quiet, realtime: realtime, socket: socket)
+            return try SimulatedRunMode.run(config: config, options: options, speed: speed)
         }
         try arguments.finish()
-
-        var session = try TrackerSession.onHardware(
-            config: config, readout: readout, report: { if !quiet { Console.out($0) } },
-            lines: { () throws(SessionError) in try HardwareSession.openLines(config) },
-            calibration: { HardwareSession.loadCalibration(config.calibrationFile, warn: { Console.err($0) }) })
-        // Before the sensors start: a socket the user named that cannot be opened stops here, LEDs untouched.
-        let stream = try StreamSetup.open(explicit: socket, config: config, byDefault: true,
-                                          hello: StreamHello(board: session.loop.driver, rates: config.rates,
-                                                             stateHz: config.streamStateHz))
-        defer { stream?.stop() }
-        let lines = session.loop.lines
-        do { try session.start() } catch { throw CommandError(error.description) }
-        let chip = session.loop.driver.chipName
-        Console.out("headtrack: \(chip) on \(config.i2cDevice)"
-            + ", LEDs on \(lines.chipPath) (\(lines.chipLabel)) lines \(config.ledLines.map(String.init).joined(separator: ","))")
-        // Under systemd, stdout and stderr are sockets to the journal, written from the loop thread. A journal
-        // that stalls would block that write and with it the loop: make them non-blocking, so a line it cannot
-        // take now is dropped and counted instead (restored before the closing lines, which must get through).
-        let journalNeverBlocks = Log.toJournal && Console.outputsNeverBlock(true)
-        defer { if journalNeverBlocks { Console.outputsNeverBlock(false) } }   // also on an error's way out
-        var status = ServiceStatus(device: chip)
-        var faultLog = FaultLog()
-        // Made once before the loop: the loop thread's gesture lines are formatted into it without allocating.
-        let gestureLine = LineBuffer(capacity: 64)
-        // Opened once before the loop: every ping and status is then one sendto() from the loop thread.
-        let notifier = SystemdNotifier()
-        defer { notifier?.close() }
-        session.serve(duration: duration, thread: LoopThread(realtime: realtime), status: status.text,
-                      notifier: notifier, say: Log.say) { event, pipeline in
-            stream?.handle(event, pipeline)
-            if let notifier, let text = status.handle(event) { notifier.send("STATUS=" + text) }
-            switch event {
-            case let .gesture(t, e):
-                if !quiet { Log.gesture(e, at: t, into: gestureLine) }
-            case let .fault(t, error):
-                if faultLog.fault(t: t) { Log.warning("t=\(fixed(t, 2))s fault: \(error)") }
-            case let .reinitialized(t):
-                Log.warning("t=\(fixed(t, 2))s a sensor had lost its configuration (power glitch?): re-initialised")
-            case let .display(t, _):
-                if let ended = faultLog.tick(t: t) {
-                    Log.warning("t=\(fixed(t, 2))s fault over after \(fixed(ended.duration, 2)) s"
-                        + (ended.repeats > 0 ? "; \(ended.repeats) more failing samples (counted in the summary)" : ""))
-                }
-            case .imu:
-                break
-            }
-        }
-        stream?.stop()
-        if journalNeverBlocks { Console.outputsNeverBlock(false) }
-        if Console.droppedLines > 0 {
-            Log.warning("headtrack: \(Console.droppedLines) log lines dropped while the journal could not take them")
-        }
-        Console.out(session.stoppedLine)
-        if let s = stream { Log.info("  " + StreamSetup.summary(s)) }
-        if !quiet { for line in session.loop.timing.summaryLines { Console.out("  " + line) } }
+        do {
+            var service = try Service.onHardware(config: config, options: options)
+            try service.run()
+        } catch { throw CommandError(error.description) }
         return 0
     }
 }

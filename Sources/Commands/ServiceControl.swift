@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 import Hardware
 
 /// Whether another process holds the bus: `LinuxI2CBus` takes an exclusive POSIX lock on the device when it

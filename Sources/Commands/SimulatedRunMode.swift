@@ -1,47 +1,44 @@
-import Runtime
+import Formats
+import Service
 import SimulatedRuns
+import Simulation
 
-/// `headtrack run --simulated`: the production loop on the simulated board, paced by the real clock (so
-/// real-time mode and wake-up lateness mean something) or as fast as possible with the bus time modelled.
+/// `headtrack run --simulated`: the daemon (`Service`, the same one the headset runs) on the simulated board,
+/// paced by the real clock (so real-time mode and wake-up lateness mean something) or as fast as possible with
+/// the bus time modelled.
 enum SimulatedRunMode {
-    static func run(config: Config, readout: ImuReadout, speed: Double, duration: Double?, quiet: Bool,
-                    realtime: RealtimeMode?, socket: String?) throws -> Int32 {
+    static func run(config: Config, options requested: ServiceOptions, speed: Double) throws -> Int32 {
         guard speed == 0 || speed == 1 else {
             throw CommandError("--speed must be 1 (real time) or 0 (as fast as possible) for run --simulated", status: 2)
         }
-        var options = SimulatedLoopOptions()
-        options.config = config
-        options.readout = readout
-        let seconds = duration ?? options.script.duration + 1
-        Console.out("headtrack: simulated MPU-9250 + AK8963, \(readout.rawValue) readout at \(fixed(config.rates.imuHz, 0)) Hz, "
-            + "\(fixed(seconds, 1)) s " + (speed == 0 ? "as fast as possible (I²C time at 400 kHz)" : "in real time"))
-        // The simulated board is always an MPU-9250 with its AK8963 (SimulatedBoard).
-        let stream = try StreamSetup.open(explicit: socket, config: config, byDefault: false,
-                                          hello: StreamHello(imu: "MPU-9250 (simulated)", magnetometer: "AK8963",
-                                                             rates: config.rates, stateHz: config.streamStateHz))
-        defer { stream?.stop() }
-        let observer: (LoopEvent, Pipeline) -> Void = { event, pipeline in
-            stream?.handle(event, pipeline)
-            switch event {
-            case let .gesture(t, e): if !quiet { Console.out("t=\(fixed(t, 2))s gesture: \(e.rawValue)") }
-            case let .fault(t, error): Console.err("t=\(fixed(t, 2))s fault: \(error)")
-            default: break
-            }
-        }
-        let thread = LoopThread(realtime: realtime)
-        let report: SimulatedLoopReport
+        var loopOptions = SimulatedLoopOptions()
+        loopOptions.config = config
+        loopOptions.readout = requested.readout
+        var options = requested
+        options.duration = requested.duration ?? loopOptions.script.duration + 1
+        options.streamByDefault = false
+        Console.out("headtrack: simulated MPU-9250 + AK8963, \(requested.readout.rawValue) readout at \(fixed(config.rates.imuHz, 0)) Hz, "
+            + "\(fixed(options.duration!, 1)) s " + (speed == 0 ? "as fast as possible (I²C time at 400 kHz)" : "in real time"))
+        let board = SimulatedLoop.board(loopOptions, busTime: speed == 0)
+        let simulatedStart = board.clock.seconds
+        let realStart = StageClock.now()
         do {
-            report = speed == 0
-                ? try SimulatedLoop.runFullSpeed(options, duration: seconds, stopSignals: true, thread: thread, say: Console.say,
-                                                 observer: observer)
-                : try SimulatedLoop.runPaced(options, duration: seconds, stopSignals: true, thread: thread, say: Console.say,
-                                             observer: observer)
-        } catch { throw CommandError(error.description) }
-        Console.out("headtrack: stopped; \(report.imuSamples) IMU samples in \(fixed(report.simulatedSeconds, 2)) s simulated "
-            + "(\(fixed(report.realSeconds, 2)) s real); \(report.gestures) gestures; FIFO overflows \(report.fifoOverflows); "
-            + report.faults.summary)
-        if let s = stream { Console.out("  " + StreamSetup.summary(s)) }
-        if !quiet { for line in report.timing.summaryLines { Console.out("  " + line) } }
+            if speed == 0 {
+                var service = try Service(session: try SimulatedLoop.session(board: board, clock: board.clock, options: loopOptions),
+                                          config: config, options: options)
+                try service.run()
+            } else {
+                var service = try Service(session: try SimulatedLoop.session(board: board, clock: PacedClock(driving: board.clock),
+                                                                             options: loopOptions),
+                                          config: config, options: options)
+                try service.run()
+            }
+        } catch let error as ServiceError {
+            throw CommandError(error.description)
+        } catch {
+            throw CommandError("\(error)")
+        }
+        Console.out("  simulated \(fixed(board.clock.seconds - simulatedStart, 2)) s in \(fixed(Double(StageClock.now() - realStart) * 1e-9, 2)) s real")
         return 0
     }
 }

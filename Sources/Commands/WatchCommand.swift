@@ -1,9 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-import Runtime
+import Service
+import LibC
+import Formats
+import EventStream
 
 /// `headtrack watch`: the live view of a running headtrack, from its event stream.
 struct WatchCommand: Command {
@@ -38,7 +36,7 @@ struct WatchCommand: Command {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw CommandError("cannot create a socket: \(String(cString: strerror(errno)))") }
         let r = withUnsafePointer(to: &address) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { LibC.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         if r == 0 { return fd }
         let e = errno

@@ -1,4 +1,4 @@
-import Runtime
+import Formats
 
 /// What `headtrack watch` knows from the stream, and how it is drawn: six lines of at most 78 columns, so an
 /// 80-column terminal shows them without wrapping and they can be redrawn in place.

@@ -1,6 +1,7 @@
 import Fusion
+import SensorCalibration
 import Geometry
-import Runtime
+import Tracking
 
 /// Whether the filter may use the magnetometer: 9D (accelerometer, gyroscope, magnetometer) or 6D (no
 /// magnetometer; heading is then only known up to a constant and scored after removing it).

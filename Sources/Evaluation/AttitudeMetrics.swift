@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 import Geometry
 
 /// The three BROAD error angles (radians) of one estimate against its truth, as defined in shared

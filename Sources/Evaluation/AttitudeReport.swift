@@ -1,5 +1,5 @@
 import Geometry
-import Runtime
+import Formats
 
 /// Text table and JSON for attitude evaluation results, without Foundation.
 public enum AttitudeReport {

@@ -1,6 +1,8 @@
 import Fusion
+import SensorCalibration
 import Geometry
-import Runtime
+import Tracking
+import Formats
 import Simulation
 
 /// A known magnetometer distortion to put on a clean recording: `distorted = softIron · raw + hardIron`.

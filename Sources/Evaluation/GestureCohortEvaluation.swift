@@ -1,6 +1,7 @@
 import Geometry
 import Gestures
-import Runtime
+import Tracking
+import Formats
 import Sensors
 import Simulation
 
@@ -65,16 +66,10 @@ public struct GestureCohortEvaluation: Sendable {
         records.reserveCapacity(trial.t.count)
         for i in trial.t.indices { records.append(TraceRecord(t: trial.t[i], accel: trial.accel[i], gyro: trial.gyro[i])) }
         let trace = Trace(metadata: ["rate_hz": "\(trial.rateHz)"], records: records)
-        switch detector {
-        case .default:
-            var s = settings
-            s.headAxesKnown = mountKnown
-            return GestureReplay.detections(in: trace, mount: trial.mount, recognizer: GestureDetector(settings: s))
-        case .classic:
-            // The classic recipe's thresholds are per frame: it gets every sample.
-            return GestureReplay.detections(in: trace, mount: trial.mount,
-                                            recognizer: ClassicGestureDetector(settings: classicSettings), inputInterval: 0)
-        }
+        // A headset configured without a mount runs with none: the sensor's own axes, head axes unknown. The
+        // classic recipe has no such rule and always gets the mount.
+        let mount = mountKnown || detector == .classic ? trial.mount : nil
+        return detector.detections(in: trace, mount: mount, settings: settings, classicSettings: classicSettings)
     }
 
     func score(_ trial: CohortTrial, into s: inout KindScore) {

@@ -1,4 +1,4 @@
-import Runtime
+import Formats
 import Simulation
 
 /// Text table for `eval gestures --cohort`.

@@ -1,5 +1,5 @@
 import Gestures
-import Runtime
+import Formats
 import Simulation
 
 /// `eval gestures --cohort N --windows S`: the cohort cut into short independent recordings, as earbud

@@ -1,6 +1,7 @@
 import Geometry
 import Gestures
-import Runtime
+import Tracking
+import Formats
 import Sensors
 
 public struct EvaluationError: Error, Equatable, CustomStringConvertible {
@@ -62,17 +63,7 @@ public struct GestureEvaluation: Sendable {
     }
 
     public func detections(in trace: Trace) -> [GestureDetection] {
-        let m = mount ?? .identity
-        switch detector {
-        case .default:
-            var s = settings
-            s.headAxesKnown = mount != nil   // a given mount names the head's axes
-            return GestureReplay.detections(in: trace, mount: m, recognizer: GestureDetector(settings: s))
-        case .classic:
-            // The classic recipe's thresholds are per frame: it gets every sample.
-            return GestureReplay.detections(in: trace, mount: m, recognizer: ClassicGestureDetector(settings: classicSettings),
-                                            inputInterval: 0)
-        }
+        detector.detections(in: trace, mount: mount, settings: settings, classicSettings: classicSettings)
     }
 
     private func duration(of trace: Trace) -> Double {

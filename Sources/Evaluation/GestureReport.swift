@@ -1,4 +1,4 @@
-import Runtime
+import Formats
 
 /// Text table and JSON for `eval gestures` results.
 public enum GestureReport {

@@ -1,5 +1,5 @@
 import Gestures
-import Runtime
+import Formats
 
 /// A gesture reported at time `t` (s).
 public struct GestureDetection: Sendable, Equatable {

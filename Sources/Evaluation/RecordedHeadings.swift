@@ -1,15 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 import Fusion
 import Geometry
-import Runtime
+import Tracking
+import Formats
 
-/// The raw compass heading of a real recording, computed at the sensor rate the way the tracker computes it
-/// (9D `AttitudeFilter` + `TiltCompensatedCompass` on the sensor's +x axis), with the still stretches on which
-/// the display jitter is scored.
+/// The raw compass heading of a real recording, computed at the sensor rate by the tracker's own pipeline
+/// (no mount: the sensor's +x axis), with the still stretches on which the display jitter is scored.
 public struct RecordedHeadings: Sendable {
     /// A time span (s) of the recording.
     public struct Window: Sendable, Equatable {
@@ -35,8 +31,7 @@ public struct RecordedHeadings: Sendable {
 
     /// Runs the fusion over `trace` and finds its still stretches.
     public static func compute(trace: Trace, name: String) -> RecordedHeadings {
-        var filter = AttitudeFilter()
-        let compass = TiltCompensatedCompass()
+        var pipeline = Pipeline()
         var times: [Double] = []
         var headings: [HeadingReading] = []
         times.reserveCapacity(trace.records.count)
@@ -45,7 +40,6 @@ public struct RecordedHeadings: Sendable {
         var stillSince: Double? = nil
         var previousT: Double? = nil
         var previousWindow: Int? = nil
-        let hasMagnetometer = trace.hasMagnetometer
 
         func closeStill(at end: Double) {
             if let s = stillSince, end - s >= minStillDuration {
@@ -58,23 +52,14 @@ public struct RecordedHeadings: Sendable {
             if r.window != previousWindow {
                 // Independent recordings inside one file: start the filter afresh.
                 if let p = previousT { closeStill(at: p) }
-                filter = AttitudeFilter()
+                pipeline.reset()
                 previousT = nil
                 previousWindow = r.window
             }
-            let dt = previousT.map { r.t - $0 } ?? 0
             previousT = r.t
-            filter.update(gyro: r.gyro, accel: r.accel, mag: r.mag, dt: dt)
-            let reading: HeadingReading
-            if filter.isInitialized {
-                reading = compass.heading(attitude: filter.attitude,
-                                          magnetometerTrusted: filter.hasHeadingReference && !filter.isMagneticallyDisturbed,
-                                          hasMagnetometer: hasMagnetometer)
-            } else {
-                reading = HeadingReading(degrees: 0, validity: .noMagnetometer)
-            }
+            _ = pipeline.processIMU(t: r.t, accel: r.accel, gyro: r.gyro, mag: r.mag)
             times.append(r.t)
-            headings.append(reading)
+            headings.append(pipeline.heading)
 
             if r.gyro.length < stillGyroThreshold {
                 if stillSince == nil { stillSince = r.t }

@@ -1,11 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 import Geometry
 import Indicators
-import Runtime
+import Formats
 
 /// The heading-smoothing benchmark: settling, lag, jitter and wrap behaviour of each smoother at several
 /// display rates, all computed in simulated time.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 import Geometry
 
 /// The synthetic raw-heading signals the smoothing benchmark feeds to a smoother, one value per display tick.

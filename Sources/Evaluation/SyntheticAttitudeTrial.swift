@@ -1,11 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 import Fusion
+import SensorCalibration
 import Geometry
-import Runtime
+import Tracking
+import Formats
 
 /// Head motions with known truth, turned into IMU samples by a simple sensor model, for checking the attitude
 /// filter where real recordings cannot: exact truth, chosen disturbances, reproducible noise (seeded).

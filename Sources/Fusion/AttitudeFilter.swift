@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 import Geometry
 
 /// Attitude estimator for a head: gyroscope strapdown integration, corrected towards gravity and (heading

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 import Geometry
 
 /// Second-order Butterworth low-pass on vectors (bilinear transform, direct form II transposed).

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 import Geometry
 
 // Small rotation helpers for the attitude filter's per-sample path. Each one replaces a general formula

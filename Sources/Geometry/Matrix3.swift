@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 
 /// A 3×3 matrix stored as three rows; enough linear algebra for magnetometer calibration.
 public struct Matrix3: Sendable, Equatable, Codable, CustomStringConvertible {

@@ -81,10 +81,11 @@ public struct Mount: Sendable, Equatable, CustomStringConvertible {
         forward * v.x + left * v.y + up * v.z
     }
 
-    /// The mount as a quaternion rotating head-frame vectors into the sensor frame.
-    public var headToSensor: Quaternion {
-        // Rows of the sensor→head matrix are the head axes in sensor coordinates; its transpose maps head→sensor.
-        Quaternion(rotationRows: forward, left, up).conjugate
+    /// The mount as a quaternion rotating sensor-frame vectors into the head frame (what `apply` does), so a
+    /// head attitude times it is the sensor's attitude.
+    public var sensorToHeadRotation: Quaternion {
+        // The rows of the sensor→head matrix are the head's axes in sensor coordinates.
+        Quaternion(rotationRows: forward, left, up)
     }
 
     public var description: String {

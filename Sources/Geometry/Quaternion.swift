@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 
 /// Unit quaternion (w, x, y, z). In headtrack an attitude quaternion rotates body-frame vectors into the
 /// East-North-Up earth frame: v_earth = q ⊗ v_body ⊗ q⁻¹ (the same convention as the trace truth columns).

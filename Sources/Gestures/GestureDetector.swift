@@ -1,30 +1,26 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 import Geometry
 
 /// Something that turns head motion into gesture events, one IMU sample at a time. Both the detector and the
 /// classic baseline conform, so a replay or an evaluation can run either (generically, without existentials).
 public protocol GestureRecognizer: Sendable {
-    /// One sample: time (s), angular rate in the head frame (rad/s; x forward, y left, z up), attitude head→ENU.
-    mutating func update(t: Double, gyro: Vector3, attitude: Quaternion) -> GestureEvent?
-    /// The same with the accelerometer's specific force in the head frame (m/s²), for recognizers that tell
-    /// a nod from a head carried by the body (gait, dodges); the default ignores it.
-    mutating func update(t: Double, gyro: Vector3, accel: Vector3, attitude: Quaternion) -> GestureEvent?
-}
-
-extension GestureRecognizer {
-    public mutating func update(t: Double, gyro: Vector3, accel: Vector3, attitude: Quaternion) -> GestureEvent? {
-        update(t: t, gyro: gyro, attitude: attitude)
-    }
+    associatedtype Settings: Sendable
+    static var defaultSettings: Settings { get }
+    /// Spacing (s) the recognizer wants between its inputs: the pipeline averages consecutive samples until
+    /// they span it (`GestureInputDecimator`); 0 feeds every sample.
+    static var inputInterval: Double { get }
+    /// Built by the pipeline, which says whether a mount names the head's axes (`headAxesKnown`): that
+    /// follows from the pipeline's one `mount` value and from nothing else.
+    init(settings: Settings, headAxesKnown: Bool)
+    /// One input: time (s), bias-corrected angular rate in the head frame (rad/s; x forward, y left, z up),
+    /// specific force in the head frame (m/s²), attitude head→ENU. The gesture it completes, if any.
+    mutating func recognize(t: Double, gyro: Vector3, accel: Vector3, attitude: Quaternion) -> DetectedGesture?
 }
 
 /// Nod, shake and flick detector working on angular rate split by gravity: the vertical part of the rate
 /// (about the earth's up axis, from the attitude) turns the head left and right, the horizontal part tilts
 /// it. A shake is an oscillation about the vertical. A nod is an oscillation about the head's left-right axis
-/// when the mount names it (`Settings.headAxesKnown`), so roll toward a shoulder is no nod; without a mount,
+/// when the mount names it (`headAxesKnown`), so roll toward a shoulder is no nod; without a mount,
 /// about any horizontal axis (nod and shake still come out right, but a tilt looks like a nod).
 ///
 /// A gesture is a run of alternating swings, not made by a head that moves more than a rotation about the neck
@@ -38,6 +34,11 @@ extension GestureRecognizer {
 /// and durations, so it behaves the same from 25 Hz to 1 kHz.
 public struct GestureDetector: GestureRecognizer {
     public let settings: Settings
+    /// A mount names the head's axes. Then a nod is pitch about the head's left-right axis, roll (a tilt toward
+    /// a shoulder) is no gesture, and a two-swing nod must start nose-down. Without it, any horizontal axis is
+    /// a nod axis: nod and shake still come out right (gravity gives the vertical) but a tilt cannot be told
+    /// from a nod. The pipeline sets it from its mount.
+    public let headAxesKnown: Bool
 
     private var nod: HalfWaveTracker
     private var shake: HalfWaveTracker
@@ -86,14 +87,23 @@ public struct GestureDetector: GestureRecognizer {
         case waiting(event: GestureEvent, start: Double, due: Double, onShakeAxis: Bool, axis: Vector3)
     }
 
-    public init(settings: Settings = .default) {
+    public init(settings: Settings = .default, headAxesKnown: Bool = false) {
         self.settings = settings
+        self.headAxesKnown = headAxesKnown
         nod = HalfWaveTracker(settings: settings)
         shake = HalfWaveTracker(settings: settings, pausesAtReversals: false)
     }
 
+    public static var defaultSettings: Settings { .default }
+    /// About 100 Hz: gestures live below 6 Hz (see `GestureInputDecimator`).
+    public static var inputInterval: Double { GestureInputDecimator.productInterval }
+
+    public mutating func recognize(t: Double, gyro: Vector3, accel: Vector3, attitude: Quaternion) -> DetectedGesture? {
+        detect(t: t, gyro: gyro, accel: accel, attitude: attitude)
+    }
+
     /// Forgets all motion history (a new recording window, or a sensor reset).
-    public mutating func reset() { self = GestureDetector(settings: settings) }
+    public mutating func reset() { self = GestureDetector(settings: settings, headAxesKnown: headAxesKnown) }
 
     public mutating func update(t: Double, gyro: Vector3, attitude: Quaternion) -> GestureEvent? {
         detect(t: t, gyro: gyro, attitude: attitude)?.event
@@ -111,7 +121,7 @@ public struct GestureDetector: GestureRecognizer {
         guard gyro.isFinite, t.isFinite, attitude.isFinite, accel?.isFinite ?? true else { return nil }
         guard lastTime.isFinite, t >= lastTime else {
             // First sample, or time went backwards (a new recording): start afresh from this sample.
-            self = GestureDetector(settings: settings)
+            self = GestureDetector(settings: settings, headAxesKnown: headAxesKnown)
             smoothedGyro = gyro
             previousRate = gyro   // no angular acceleration is known yet, and none is made up from zero
             previousYawRate = gyro.dot(GestureDetector.headUp(attitude))
@@ -133,7 +143,7 @@ public struct GestureDetector: GestureRecognizer {
         let horizontalRate = smoothedGyro - verticalRate
         // With a mount, only pitch (about the head's left axis, made horizontal) is a nod.
         let left = horizontalLeft(up: up)
-        let nodRate = settings.headAxesKnown ? left * horizontalRate.dot(left) : horizontalRate
+        let nodRate = headAxesKnown ? left * horizontalRate.dot(left) : horizontalRate
         trackCarriage(accel: accel, up: up, dt: dt, alpha: alpha)
 
         let nodWave = nod.update(t: t, dt: dt, rate: nodRate, other: smoothedGyro - nodRate)
@@ -267,7 +277,7 @@ public struct GestureDetector: GestureRecognizer {
                 return false
             }
             // Positive rotation about the left axis tips the nose (x forward) down.
-            if isNod && settings.headAxesKnown && !c.originUnseen && c.firstRotation.dot(left) <= 0 { return false }
+            if isNod && headAxesKnown && !c.originUnseen && c.firstRotation.dot(left) <= 0 { return false }
         }
         return true
     }

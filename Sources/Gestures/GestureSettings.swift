@@ -230,12 +230,6 @@ extension GestureDetector {
         public var nodHalfWaves = 2
         public var shakeHalfWaves = 2
 
-        /// The mount says which head axis is which (a mount was given). Then a nod is pitch about the head's
-        /// left-right axis, roll (a tilt toward a shoulder) is no gesture, and a two-swing nod must start
-        /// nose-down. Without it, any horizontal axis is a nod axis: nod and shake still come out right
-        /// (gravity gives the vertical) but a tilt cannot be told from a nod.
-        public var headAxesKnown = false
-
         /// Minimum time between two reported gestures (s): 0.5 s. Each gesture is reported once anyway (its
         /// run must end before another can start); this keeps a nod's cross-talk from reporting a shake.
         public var cooldown = 0.5
@@ -262,16 +256,15 @@ extension GestureDetector {
 
         public init() {}
 
-        /// The settings a config file asks for: flicks on or off, the flick preset, the nod/shake preset,
-        /// the cooldown, and whether a mount names the head axes.
+        /// The settings a config file asks for: flicks on or off, the flick preset, the nod/shake preset and
+        /// the cooldown. (Whether a mount names the head's axes follows from the pipeline's mount.)
         public init(flicks: Bool, preset: FlickPreset = .normal, gestures: GesturePreset = .normal,
-                    cooldown: Double = 0.5, headAxesKnown: Bool = false) {
+                    cooldown: Double = 0.5) {
             self.init()
             self.flicks = flicks
             self.flickRate = preset.rate
             self.swingRate = gestures.swingRate
             self.cooldown = cooldown
-            self.headAxesKnown = headAxesKnown
         }
 
         public static let `default` = Settings()

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 import Geometry
 
 /// One swing of the head about one gesture axis, from the moment its rate rose above the activity threshold

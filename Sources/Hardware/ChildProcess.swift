@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 import CLinux
 
 /// Another program run to its end (`systemctl` for `calibrate --restart-service`).

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 
 /// Register-level access to devices on one I²C bus. Real (`LinuxI2CBus`) and simulated buses implement it;
 /// drivers are generic over it, so the per-sample path has no existential dispatch.

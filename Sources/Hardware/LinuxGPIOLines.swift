@@ -1,9 +1,5 @@
 import CLinux
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 
 /// Output lines through the GPIO character device, uAPI v2 (GPIO_V2_GET_LINE_IOCTL, GPIO_V2_LINE_SET_VALUES_IOCTL).
 /// sysfs GPIO is deprecated and gone on current Raspberry Pi kernels, so it is not supported.
@@ -12,6 +8,7 @@ public final class LinuxGPIOLines: OutputLines {
     public let chipLabel: String
     public let offsets: [UInt32]
     public var count: Int { offsets.count }
+    public var name: String { "\(chipPath) (\(chipLabel)) lines \(offsets.map(String.init).joined(separator: ","))" }
     private var requestFD: Int32
     private let allMask: UInt64
 

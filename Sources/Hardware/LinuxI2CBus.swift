@@ -1,9 +1,5 @@
 import CLinux
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 
 /// An I²C bus through the kernel's i2c-dev interface and libi2c (SMBus calls), e.g. /dev/i2c-1.
 /// A class because it owns a file descriptor; all methods are final, so calls are statically dispatched.

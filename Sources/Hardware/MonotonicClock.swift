@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 
 /// Time in nanoseconds on a monotonic clock.
 public typealias Nanoseconds = Int64

@@ -3,6 +3,12 @@ public protocol OutputLines {
     /// Sets every line at once: bit i of `values` drives line i.
     mutating func set(_ values: UInt64) throws(GPIOError)
     var count: Int { get }
+    /// What drives the lines, for the log ("/dev/gpiochip0 (pinctrl-bcm2711) lines 17,27").
+    var name: String { get }
+}
+
+extension OutputLines {
+    public var name: String { "\(count) output lines" }
 }
 
 public enum GPIOError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -6,12 +6,12 @@
 // (json, config, calibration, truth, trace, replay, mount). Each target only asserts what must hold for
 // every input: no trap, no hang (libFuzzer's -timeout), no runaway memory (-rss_limit_mb), and the
 // properties written below (a calibration that decodes re-encodes to itself).
-#if canImport(Glibc)
-import Glibc
-#endif
+import LibC
 import Plots
 import Fusion
-import Runtime
+import SensorCalibration
+import Tracking
+import Formats
 import Geometry
 
 enum FuzzTarget: String, CaseIterable, Sendable {

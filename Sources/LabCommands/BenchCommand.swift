@@ -1,6 +1,8 @@
+import Service
 import Commands
+import Benchmarks
 import Evaluation
-import Runtime
+import Formats
 
 /// `headtrack bench`: stage costs, scheduler lateness against a C reference, allocations, memory, latency.
 struct BenchCommand: Command {

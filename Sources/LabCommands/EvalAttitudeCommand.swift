@@ -1,12 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import Service
+import LibC
 import Commands
 import Evaluation
 import Geometry
-import Runtime
+import Tracking
+import Formats
 
 /// `headtrack eval attitude`: the BROAD attitude benchmark (or any trace with truth columns).
 public enum EvalAttitudeCommand {

@@ -1,7 +1,9 @@
+import Service
 import Commands
 import Evaluation
 import Fusion
-import Runtime
+import Tracking
+import Formats
 
 /// `headtrack eval calibration`: does `calibrate --trace` accept the recordings it should, and does the
 /// calibration it makes give back the heading when the recording is put under a known hard and soft iron?

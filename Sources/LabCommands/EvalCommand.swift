@@ -1,3 +1,4 @@
+import Service
 import Commands
 /// A topic of `headtrack eval`: each lives in its own file and is listed in `EvalCommand.topics`.
 public protocol EvalTopic {

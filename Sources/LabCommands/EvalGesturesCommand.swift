@@ -1,12 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import Service
+import LibC
 import Commands
 import Evaluation
 import Gestures
-import Runtime
+import Formats
 import Sensors
 import Geometry
 import Simulation

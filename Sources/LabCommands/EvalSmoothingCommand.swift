@@ -1,6 +1,8 @@
+import Service
 import Commands
+import Benchmarks
 import Evaluation
-import Runtime
+import Formats
 
 /// `headtrack eval smoothing`: the heading-smoother benchmark. A topic of the `eval` dispatcher, which
 /// calls `run` with the arguments after the topic name.

@@ -1,8 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import Benchmarks
+import LibC
 import Commands
 
 /// Entry point of the lab executable `headtrack-lab`: bench and eval, which the daemon does not link.

@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-import Runtime
+import LibC
+import Formats
 
 /// A linear map from data values to pixels.
 struct PlotAxis {

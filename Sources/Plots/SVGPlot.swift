@@ -1,5 +1,5 @@
 import Indicators
-import Runtime
+import Formats
 
 /// Draws a `PlotData` as one SVG: stacked panels on a shared time axis (heading, roll/pitch, head-axis rates
 /// with the gesture thresholds, gestures with truth bouts, LED timeline), each with a title, a legend in its

@@ -1,4 +1,4 @@
-import Runtime
+import Formats
 
 /// Builds SVG text element by element. Every piece of text and every attribute value goes through
 /// `escaped`, so a title like `a<b & "c"` cannot break the document.

@@ -25,12 +25,17 @@ public struct Detection: Sendable {
         public var identity: UInt8
         /// The driver must not insist on the datasheet identity (pinned, or a register-compatible part).
         public var acceptUnknownIdentity: Bool
+        /// The name its identity register gives ("MPU-9255"; "MPU-6500 compatible" for a clone), as `probe`
+        /// prints it: what the event stream's hello and the logs call the chip.
+        public var name: String
     }
     public struct Magnetometer: Sendable, Equatable {
         public var kind: MagnetometerKind
         public var acceptUnknownIdentity: Bool
     }
 
+    /// The bus that was probed ("/dev/i2c-1").
+    public var bus = ""
     /// One line per address that answered: "0x68: MPU-9250 (WHO_AM_I 0x71)".
     public var findings: [String] = []
     /// Why something that answered is not used, or what is assumed.
@@ -75,6 +80,7 @@ public struct Detection: Sendable {
 public enum BoardDetector {
     public static func detect<Bus: I2CBus>(_ bus: inout Bus, request: DetectionRequest = DetectionRequest()) -> Detection {
         var d = Detection()
+        d.bus = bus.name
         let addresses: [UInt8] = request.imuAddress.map { [$0] } ?? [0x68, 0x69]
         var unknown: (address: UInt8, value: UInt8)? = nil
         for a in addresses {
@@ -125,30 +131,31 @@ public enum BoardDetector {
         if let known = mpuIdentity(Bus.self, who) {
             d.findings.append("\(hex(a)): \(known.1) (WHO_AM_I \(hex(who)))")
             guard let p = pinned, p != known.0 else {
-                return .found(.init(kind: known.0, address: a, identity: who, acceptUnknownIdentity: false))
+                return .found(.init(kind: known.0, address: a, identity: who, acceptUnknownIdentity: false, name: known.1))
             }
             d.notes.append("\(hex(a)) answers like an \(known.0.displayName), but the config pins the \(p.displayName) driver: using it")
             if p == .icm20948 { _ = ICM20948<Bus>.probe(&bus, address: a) }
-            return .found(.init(kind: p, address: a, identity: who, acceptUnknownIdentity: true))
+            return .found(.init(kind: p, address: a, identity: who, acceptUnknownIdentity: true, name: known.1))
         }
         if let name = MPU6500<Bus>.probeCompatible(whoAmI: who), pinned == nil || pinned!.isMPUFamily {
             d.findings.append("\(hex(a)): \(name) (WHO_AM_I \(hex(who)))")
             let kind = pinned ?? .mpu6500
             d.notes.append("WHO_AM_I \(hex(who)) is not a datasheet value of the parts this build knows; its registers follow the MPU-6500 map, so the \(kind.displayName) driver reads it")
-            return .found(.init(kind: kind, address: a, identity: who, acceptUnknownIdentity: true))
+            return .found(.init(kind: kind, address: a, identity: who, acceptUnknownIdentity: true, name: name))
         }
         if let icm = ICM20948<Bus>.probe(&bus, address: a), icm == ICM20948Value.whoAmI {
             d.findings.append("\(hex(a)): ICM-20948 (bank 0 register 0x00 = \(hex(icm)))")
             if let p = pinned, p != .icm20948 {
                 d.notes.append("\(hex(a)) answers like an ICM-20948, but the config pins the \(p.displayName) driver: using it")
-                return .found(.init(kind: p, address: a, identity: who, acceptUnknownIdentity: true))
+                return .found(.init(kind: p, address: a, identity: who, acceptUnknownIdentity: true, name: "ICM-20948"))
             }
-            return .found(.init(kind: .icm20948, address: a, identity: icm, acceptUnknownIdentity: false))
+            return .found(.init(kind: .icm20948, address: a, identity: icm, acceptUnknownIdentity: false, name: "ICM-20948"))
         }
         d.findings.append("\(hex(a)): unknown chip (WHO_AM_I \(hex(who)))")
         if let p = pinned {
             d.notes.append("the config pins the \(p.displayName) driver for the unknown chip at \(hex(a)): using it")
-            return .found(.init(kind: p, address: a, identity: who, acceptUnknownIdentity: true))
+            return .found(.init(kind: p, address: a, identity: who, acceptUnknownIdentity: true,
+                                name: "\(p.displayName) compatible (WHO_AM_I \(hex(who)))"))
         }
         d.notes.append("\(hex(a)) is not used: its identity is unknown (a real-time clock such as the DS3231 also lives at 0x68); pin \"i2c\": {\"imu\": ...} if it is an IMU clone")
         return .unknown(who)

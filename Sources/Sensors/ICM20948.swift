@@ -54,7 +54,7 @@ public struct ICM20948<Bus: I2CBus> {
         /// GYRO_DLPFCFG / ACCEL_DLPFCFG 3: 51.2 Hz gyro, 50.4 Hz accel bandwidth — above head motion (under
         /// 20 Hz), below the Nyquist rate of 225 Hz sampling.
         public var dlpf: UInt8 = 3
-        public var sampleRateHz: Double = 200
+        public var sampleRateHz = IMUSettings.defaultSampleRateHz
         public var acceptUnknownIdentity = false
         public init() {}
 

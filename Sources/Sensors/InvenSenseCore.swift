@@ -9,7 +9,7 @@ public struct InvenSenseConfiguration: Sendable, Equatable {
     /// motion (under 20 Hz) while still anti-aliasing at 200 Hz sampling.
     public var dlpf: UInt8 = 2
     /// Wanted output rate (Hz); the chip runs at 1 kHz / (1 + SMPLRT_DIV), never slower than this.
-    public var sampleRateHz: Double = 200
+    public var sampleRateHz = IMUSettings.defaultSampleRateHz
     /// Accept a WHO_AM_I the driver does not list. Set when the user pinned the chip in the config, or when
     /// detection found a known register-compatible part: WHO_AM_I is a hint, clones answer odd values.
     public var acceptUnknownIdentity = false

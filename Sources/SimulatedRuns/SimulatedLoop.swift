@@ -1,6 +1,8 @@
 import Geometry
 import Hardware
-import Runtime
+import Tracking
+import Formats
+import Service
 import Sensors
 import Simulation
 
@@ -33,15 +35,20 @@ public struct SimulatedLoopReport: Sendable {
 }
 
 public enum SimulatedLoop {
-    /// A session on the board, started (sensors initialised), ready to `run`: the same session `run` sets up
-    /// on real hardware.
+    /// A session on the board, not started: the same detection and loop `run` sets up on real hardware.
+    public static func session<C: MonotonicClock>(
+        board: SimulatedBoard, clock: C, options: SimulatedLoopOptions
+    ) throws(SensorError) -> TrackerSession<SimulatedI2CBus, RecordingOutputLines, C> {
+        try TrackerSession(bus: board.bus, lines: board.leds, clock: clock, config: options.config, readout: options.readout)
+    }
+
+    /// The same, started (sensors initialised), ready to `run`.
     public static func makeSession<C: MonotonicClock>(
         board: SimulatedBoard, clock: C, options: SimulatedLoopOptions
     ) throws(SensorError) -> TrackerSession<SimulatedI2CBus, RecordingOutputLines, C> {
-        var session = try TrackerSession(bus: board.bus, lines: board.leds, clock: clock, config: options.config,
-                                         readout: options.readout)
-        try session.start()
-        return session
+        var s = try session(board: board, clock: clock, options: options)
+        try s.start()
+        return s
     }
 
     /// The started session's loop, for callers that drive it themselves (bench).

@@ -1,7 +1,9 @@
 import Geometry
 import Gestures
 import Hardware
-import Runtime
+import Tracking
+import Formats
+import Service
 import Sensors
 import Simulation
 

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 import Geometry
 
 /// Head motion written as yaw, pitch and roll (Z-Y-X Euler angles, pitch positive nose-down, yaw positive

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import LibC
 
 /// Small deterministic generator (SplitMix64) so every simulated run is reproducible from its seed.
 public struct SeededRandom: Sendable {

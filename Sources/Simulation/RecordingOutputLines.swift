@@ -3,6 +3,7 @@ import Hardware
 /// Simulated GPIO outputs that record every change with its simulated time: the LED timeline.
 public final class RecordingOutputLines: OutputLines {
     public let count: Int
+    public var name: String { "\(count) simulated LED lines" }
     public let clock: VirtualClock
     public private(set) var value: UInt64 = 0
     /// (time s, mask) at every change, starting with the initial all-off state.

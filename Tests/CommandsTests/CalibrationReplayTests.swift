@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Fusion
 import Geometry
-import Runtime
+import Formats
 import Testing
 @testable import Commands
 import LabCommands

@@ -2,7 +2,8 @@ import Testing
 @testable import Commands
 @testable import LabCommands
 @testable import Hardware
-@testable import Runtime
+@testable import Service
+@testable import Benchmarks
 import Sensors
 #if canImport(Glibc)
 import Glibc

@@ -2,9 +2,10 @@
 import Glibc
 #endif
 import Gestures
-import Runtime
+import Formats
 import Testing
 @testable import Commands
+import Service
 
 /// `run`'s gesture line is formatted into a fixed buffer on the loop thread instead of a String. The truth is
 /// the line the String formatting gives (what `demo`, `watch` and the stream test read), read back from a pipe.

@@ -3,7 +3,8 @@ import Glibc
 #endif
 import Fusion
 import Geometry
-import Runtime
+import Formats
+import Service
 import Testing
 @testable import Commands
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Runtime
+import Service
 import Testing
 @testable import Commands
 

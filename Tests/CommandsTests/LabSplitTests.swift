@@ -1,5 +1,5 @@
 import Foundation
-import Runtime
+import Formats
 import Testing
 @testable import Commands
 import LabCommands

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Testing
 @testable import Commands
+import Service
 
 /// Under systemd the service's log lines go to a journal socket from the loop thread; made non-blocking, a
 /// journal that takes nothing must cost the loop a dropped, counted line, never a stalled write. The truth is

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Testing
-import Runtime
+import Formats
 @testable import Commands
 
 /// `--plot` end to end: the demo's picture holds every series, its two scripted gestures as truth bouts, and

@@ -3,7 +3,9 @@ import Glibc
 #endif
 import Testing
 @testable import Commands
-import Runtime
+import Service
+import Tracking
+import Formats
 import Sensors
 import Simulation
 

@@ -1,5 +1,5 @@
 import Geometry
-import Runtime
+import Tracking
 import Testing
 @testable import Evaluation
 

@@ -1,5 +1,5 @@
 import Gestures
-import Runtime
+import Formats
 import Testing
 @testable import Evaluation
 

@@ -7,7 +7,7 @@ import Musl
 import Testing
 import Geometry
 import Indicators
-import Runtime
+import Formats
 @testable import Evaluation
 
 @Suite struct SVGPlotTests {

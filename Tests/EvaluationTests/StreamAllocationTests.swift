@@ -6,7 +6,7 @@ import Musl
 import CAllocCounter
 import Evaluation
 import SimulatedRuns
-import Runtime
+import EventStream
 import Testing
 
 /// "The loop never allocates per sample for a client", counted by the interposed allocator: the simulated

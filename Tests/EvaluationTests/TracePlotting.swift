@@ -10,7 +10,8 @@ import Geometry
 import Gestures
 import Indicators
 import Plots
-import Runtime
+import Tracking
+import Formats
 
 /// A minimal replay for the plot tests: trace -> attitude filter -> compass -> smoother (60 Hz) + gesture
 /// detector -> LED panel, filling a `PlotData` the way `headtrack replay --plot` is meant to.

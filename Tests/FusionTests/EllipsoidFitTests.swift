@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Testing
 @testable import Fusion
+@testable import SensorCalibration
 import Geometry
 
 @Suite struct EllipsoidFitTests {

@@ -13,9 +13,7 @@ import Testing
     /// One down-up nod (12° each way, 0.25 s a swing, from 1.5 s) at 200 Hz. `carry` (m) moves the whole head
     /// straight back and forward again during the nod, over the nod's own duration.
     func nods(carry: Double, accelLag: Double = 0) -> [GestureEvent] {
-        var s = GestureDetector.Settings()
-        s.headAxesKnown = true
-        var d = GestureDetector(settings: s)
+        var d = GestureDetector(settings: GestureDetector.Settings(), headAxesKnown: true)
         let angle = 12 * Units.radiansPerDegree, half = 0.25, onset = 1.5
         let offset = Vector3(0.02, 0, 0.06)          // sensor relative to the pivot, head frame (m)
         /// Attitude, rate and specific force at `t`: θ = angle·(1 − cos(2πu))/2 over the two swings, the

@@ -1,3 +1,4 @@
+import Evaluation
 import Geometry
 import Testing
 @testable import Gestures

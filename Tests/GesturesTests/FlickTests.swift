@@ -1,6 +1,6 @@
 import Evaluation
 import Geometry
-import Runtime
+import Tracking
 import Sensors
 import Testing
 @testable import Gestures
@@ -22,8 +22,10 @@ import Testing
     func detect(_ motion: HeadMotion, hz: Double = 100, board: String, mount: String?,
                 preset: FlickPreset = .normal, flicks: Bool = true) throws -> [GestureDetection] {
         let trace = motion.trace(hz: hz, duration: 8.5, board: try Mount(parsing: board))
-        return GestureReplay.detections(in: trace, mount: try mount.map { try Mount(parsing: $0) } ?? .identity,
-                                        recognizer: GestureDetector(settings: .init(flicks: flicks, preset: preset)))
+        var s = Pipeline.Settings()
+        s.mount = try mount.map { try Mount(parsing: $0) }
+        s.gestures = .init(flicks: flicks, preset: preset)
+        return GestureReplay.detections(in: trace, settings: s)
     }
 
     @Test(arguments: ["x,y,z", "-x,z,y", "x,-y,-z", "y,-x,z"])
@@ -63,10 +65,13 @@ import Testing
         }
     }
 
+    /// Without a mount: with one, an up-first pair of swings is a pull-back's shape, which the nose-down rule
+    /// keeps from being a nod (`GestureModelTests`); this test ran without that rule until replay's mount
+    /// reached the detector.
     @Test func aFlickThatSnapsStraightBackIsANod() throws {
         var m = HeadMotion()
         m.pitch = [.halfWaves(start: 1, count: 2, halfPeriod: 0.25, peakRate: -3)]
-        #expect(try detect(m, board: "x,y,z", mount: "x,y,z").map(\.event) == [.nod])
+        #expect(try detect(m, board: "x,y,z", mount: nil).map(\.event) == [.nod])
     }
 
     @Test func aQuickShakeIsAShakeNotAFlick() throws {

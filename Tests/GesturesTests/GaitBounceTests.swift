@@ -12,9 +12,7 @@ import Testing
     /// One down-up nod (12° each way, 0.25 s a swing, from 1.5 s) at 100 Hz, with a vertical head acceleration
     /// of `bounce` m/s² at 1.9 Hz (walking's step rate) throughout; nil accel feeds the detector without it.
     func nods(bounce: Double, withAccel: Bool = true) -> [GestureEvent] {
-        var s = GestureDetector.Settings()
-        s.headAxesKnown = true
-        var d = GestureDetector(settings: s)
+        var d = GestureDetector(settings: GestureDetector.Settings(), headAxesKnown: true)
         let angle = 12 * Units.radiansPerDegree, half = 0.25
         var found: [GestureEvent] = []
         for i in 0..<400 {

@@ -4,7 +4,7 @@ import Glibc
 import Evaluation
 import Fusion
 import Geometry
-import Runtime
+import Tracking
 import Sensors
 import Testing
 @testable import Gestures
@@ -17,10 +17,10 @@ import Testing
     func detect(_ motion: HeadMotion, hz: Double = 50, duration: Double, mounted: Bool = true,
                 settings: GestureDetector.Settings = .default) throws -> [GestureDetection] {
         let board = try Mount(parsing: Self.headphone)
-        var s = settings
-        s.headAxesKnown = mounted
-        return GestureReplay.detections(in: motion.trace(hz: hz, duration: duration, board: board),
-                                        mount: mounted ? board : .identity, recognizer: GestureDetector(settings: s))
+        var s = Pipeline.Settings()
+        s.mount = mounted ? board : nil
+        s.gestures = settings
+        return GestureReplay.detections(in: motion.trace(hz: hz, duration: duration, board: board), settings: s)
     }
 
     /// A single down-up nod: down 10° at `downPeak`, straight back at `returnPeak` (°/s), starting at 1.5 s.
@@ -130,7 +130,7 @@ import Testing
 
     @Test func theEventCarriesItsStartAndTheCyclesSoFar() {
         // Straight into the detector: a level head nodding 3 cycles at 2 Hz from 1 s (left axis = +y).
-        var d = GestureDetector(settings: .init(flicks: false, headAxesKnown: true))
+        var d = GestureDetector(settings: .init(flicks: false), headAxesKnown: true)
         var events: [(Double, DetectedGesture)] = []
         for i in 0..<400 {
             let t = Double(i) / 100

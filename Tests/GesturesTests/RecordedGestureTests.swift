@@ -1,7 +1,7 @@
 import Evaluation
 import Foundation
 import Geometry
-import Runtime
+import Formats
 import Sensors
 import Testing
 @testable import Gestures

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Evaluation
 import Geometry
-import Runtime
+import Tracking
 import Sensors
 import Testing
 @testable import Gestures
@@ -17,8 +17,10 @@ import Testing
     func detect(_ motion: HeadMotion, hz: Double, duration: Double, board: String = "x,y,z", mount: String? = nil,
                 settings: GestureDetector.Settings = .default) throws -> [GestureDetection] {
         let trace = motion.trace(hz: hz, duration: duration, board: try Mount(parsing: board))
-        return GestureReplay.detections(in: trace, mount: try mount.map { try Mount(parsing: $0) } ?? .identity,
-                                        recognizer: GestureDetector(settings: settings))
+        var s = Pipeline.Settings()
+        s.mount = try mount.map { try Mount(parsing: $0) }
+        s.gestures = settings
+        return GestureReplay.detections(in: trace, settings: s)
     }
 
     /// A nod (down-up, 2 half-waves of 0.3 s peaking at 120 °/s: ~23° of travel) at 1.5 s, then a shake

@@ -2,9 +2,10 @@
 import Glibc
 #endif
 import Geometry
-import Runtime
+import Tracking
 import Sensors
 import Evaluation
+import Tracking
 import Gestures
 
 /// Head motion written down analytically, so the test knows the truth exactly: yaw, pitch and roll as sums of
@@ -143,8 +144,8 @@ func replayedEvents(_ motion: HeadMotion, hz: Double, duration: Double, from sta
                     board: String = "x,y,z", mount: String? = "x,y,z",
                     settings: GestureDetector.Settings = .default) throws -> [GestureEvent] {
     let trace = motion.trace(hz: hz, duration: duration, from: start, board: try Mount(parsing: board))
-    var s = settings
-    s.headAxesKnown = mount != nil
-    return GestureReplay.detections(in: trace, mount: try mount.map { try Mount(parsing: $0) } ?? .identity,
-                                    recognizer: GestureDetector(settings: s)).map(\.event)
+    var s = Pipeline.Settings()
+    s.mount = try mount.map { try Mount(parsing: $0) }
+    s.gestures = settings
+    return GestureReplay.detections(in: trace, settings: s).map(\.event)
 }

@@ -30,6 +30,19 @@ import Testing
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
+    /// A wrong import planted into the real tree is caught: the floors of issue 28 (formats below the event
+    /// stream, the event stream below the service, the one wiring below the formats) hold in the checker's
+    /// reading of the real Package.swift, not only in a made-up one.
+    @Test func aWrongImportPlantedInTheRealTreeFails() throws {
+        let package = try Self.read(Self.root.appendingPathComponent("Package.swift"))
+        let files = try Self.sourceFiles()
+        for (planted, text) in [("Formats/Planted.swift", "import Service\n"), ("EventStream/Planted.swift", "import Service\n"),
+                                ("Tracking/Planted.swift", "import Formats\n"), ("Formats/Planted2.swift", "import EventStream\n")] {
+            let problems = LayerCheck.violations(package: package, sources: files + [(planted, text)])
+            #expect(problems.count == 1 && problems.first?.hasPrefix(planted + ":1: ") == true, "\(planted): \(problems)")
+        }
+    }
+
     // MARK: the checker itself must be able to fail
 
     static let package = """

@@ -1,0 +1,62 @@
+import CAllocCounter
+import Tracking
+import Service
+import Sensors
+import SimulatedRuns
+import Simulation
+
+/// Heap allocations in steady state, counted by the interposed allocator (CAllocCounter) on this thread.
+public struct AllocationCount: Sendable {
+    /// False where the counter cannot interpose (musl static builds): the figures are then meaningless.
+    public var counterAvailable: Bool
+    /// The loop on the simulated board: allocations during `iterations` wake-ups after a warm-up.
+    public var loopAllocations: Int64 = 0
+    public var loopIterations: Int64 = 0
+    public var loopSamples: Int64 = 0
+    /// Replay of the recording through the pipeline: allocations during `replaySamples` samples after a warm-up.
+    public var replayAllocations: Int64 = 0
+    public var replaySamples: Int64 = 0
+
+    public var perLoopIteration: Double { Double(loopAllocations) / Double(max(1, loopIterations)) }
+    public var perReplaySample: Double { Double(replayAllocations) / Double(max(1, replaySamples)) }
+
+    /// Loop: `warmUp` then `measured` seconds of simulated time at full speed (demo story: gestures, north
+    /// LED, heartbeat all happen in the window). Replay: the whole recording after its first 10 %.
+    public static func measure(trace: BenchTrace, readout: ImuReadout = .polling, imuHz: Double = 200,
+                               warmUp: Double = 5, measured: Double = 20) throws(SensorError) -> AllocationCount {
+        var result = AllocationCount(counterAvailable: ht_alloc_counting_available() != 0)
+
+        var options = SimulatedLoopOptions()
+        options.config.rates.imuHz = imuHz
+        options.readout = readout
+        let board = SimulatedLoop.board(options, busTime: true)
+        var loop = try SimulatedLoop.make(board: board, clock: board.clock, options: options)
+        loop.run(duration: warmUp, shouldStop: { false }, observer: { _, _ in })
+        // What one call of `run` allocates before its first iteration (its schedule), measured with a
+        // zero-length run, so it can be taken off the steady-state count.
+        let setupStart = ht_alloc_thread_count()
+        loop.run(duration: 0, shouldStop: { false }, observer: { _, _ in })
+        let setup = Int64(ht_alloc_thread_count() - setupStart)
+        let iterationsBefore = loop.timing.tick.count
+        let samplesBefore = loop.imuSamples
+        let start = ht_alloc_thread_count()
+        loop.run(duration: measured, shouldStop: { false }, observer: { _, _ in })
+        result.loopAllocations = Int64(ht_alloc_thread_count() - start) - setup
+        result.loopIterations = loop.timing.tick.count - iterationsBefore
+        result.loopSamples = loop.imuSamples - samplesBefore
+
+        let records = trace.trace.records.count
+        let warmUpSamples = records / 10
+        var replayStart: UInt64 = 0
+        var replayEnd: UInt64 = 0
+        Replay.run(trace.trace, settings: Pipeline.Settings()) { event in
+            if case let .sample(index, _, _) = event {
+                if index == warmUpSamples { replayStart = ht_alloc_thread_count() }
+                if index == records - 1 { replayEnd = ht_alloc_thread_count() }
+            }
+        }
+        result.replayAllocations = Int64(replayEnd &- replayStart)
+        result.replaySamples = Int64(records - 1 - warmUpSamples)
+        return result
+    }
+}

@@ -1,0 +1,207 @@
+import Fusion
+import Geometry
+import Gestures
+import Indicators
+import Sensors
+import Tracking
+import Formats
+
+/// What a client learns on connect: which sensors the loop reads and at what rates.
+public struct StreamHello: Sendable, Equatable {
+    public var imu: String
+    public var magnetometer: String?
+    public var rates: LoopRates
+    public var stateHz: Double
+    /// The north LED's sector: lit within this many degrees of north, with the hysteresis the panel applies.
+    public var northLed: (halfWidth: Double, hysteresis: Double) {
+        (LedPanel.Settings.default.northHalfWidth, LedPanel.Settings.default.northHysteresis)
+    }
+
+    public init(imu: String, magnetometer: String?, rates: LoopRates, stateHz: Double) {
+        self.imu = imu
+        self.magnetometer = magnetometer
+        self.rates = rates
+        self.stateHz = stateHz
+    }
+
+    public init<Bus>(board: SensorBoard<Bus>, rates: LoopRates, stateHz: Double) {
+        self.init(imu: board.imu.chipName, magnetometer: board.magnetometer?.kind.displayName, rates: rates,
+                  stateHz: stateHz)
+    }
+}
+
+/// The local event stream (protocol version 1, documented in the README): turns the loop's events into JSON
+/// lines for every connected client. Formatting goes into preallocated buffers and the server copies them
+/// into preallocated per-client rings, so the loop's per-sample path allocates nothing here.
+public final class EventStream {
+    public static let protocolVersion = 1
+
+    public struct Settings: Sendable, Equatable {
+        public var socketPath = EventStream.defaultSocketPath
+        /// State lines per second; 0 = gestures and faults only. At most the display rate (state goes out on
+        /// display ticks): 60 Hz by default, the rate the LEDs and the smoothed heading change at.
+        public var stateHz = 60.0
+        public var server = StreamServer.Settings()
+        public init() {}
+    }
+
+    /// Under the unit's RuntimeDirectory=headtrack.
+    public static let defaultSocketPath = "/run/headtrack/events.sock"
+
+    public let server: StreamServer
+    public let stateHz: Double
+    private let line = LineBuffer(capacity: 1024)
+    private var nextState = -Double.infinity
+    private let statePeriod: Double
+    private let displayPeriod: Double
+    private var faults = FaultEpisode()
+
+    public init(settings: Settings, hello: StreamHello) throws(StreamSocketError) {
+        guard settings.stateHz >= 0 && settings.stateHz.isFinite else {
+            throw StreamSocketError(message: "stream.stateHz must be ≥ 0 (0 = gestures only)")
+        }
+        stateHz = min(settings.stateHz, hello.rates.displayHz)
+        statePeriod = stateHz > 0 ? 1 / stateHz : .infinity
+        displayPeriod = 1 / hello.rates.displayHz
+        var h = hello
+        h.stateHz = stateHz
+        server = try StreamServer(path: settings.socketPath, settings: settings.server, hello: EventStream.helloLine(h))
+    }
+
+    public var path: String { server.path }
+
+    /// A detected gesture: always sent (never dropped for a client that keeps reading).
+    public func gesture(_ e: GestureEvent, t: Double, start: Double? = nil, count: Int? = nil) {
+        line.reset()
+        line.literal("{\"type\":\"gesture\",\"gesture\":")
+        line.string(e.streamName)
+        line.literal(",\"t\":")
+        line.fixed(t, 3)
+        line.literal(",\"start\":")
+        if let s = start { line.fixed(s, 3) } else { line.literal("null") }
+        line.literal(",\"count\":")
+        if let c = count { line.integer(Int64(c)) } else { line.literal("null") }
+        line.literal("}\n")
+        server.broadcast(line, droppable: false, t: t)
+    }
+
+    /// A display tick: serve the socket, end a fault episode that is over, and send a state line when due.
+    public func display(t: Double, leds: UInt64, pipeline: Pipeline) {
+        server.poll(t: t)
+        if faults.tick(t: t) {
+            line.reset()
+            line.literal("{\"type\":\"fault\",\"t\":")
+            line.fixed(t, 3)
+            line.literal(",\"active\":false}\n")
+            server.broadcast(line, droppable: false, t: t)
+        }
+        // A quarter display period of slack, so 60 Hz state on 60 Hz ticks never skips a tick to rounding.
+        guard stateHz > 0, t + displayPeriod / 4 >= nextState else { return }
+        nextState = nextState.isFinite && nextState + statePeriod > t ? nextState + statePeriod : t + statePeriod
+        formatState(t: t, leds: leds, pipeline: pipeline)
+        server.broadcast(line, droppable: true, t: t)
+    }
+
+    /// A sensor fault: a `fault` line when an episode begins (not for every failing sample).
+    public func fault(kind: StaticString, t: Double) {
+        guard faults.fault(t: t) else { return }
+        line.reset()
+        line.literal("{\"type\":\"fault\",\"t\":")
+        line.fixed(t, 3)
+        line.literal(",\"active\":true,\"kind\":")
+        line.string(kind)
+        line.literal("}\n")
+        server.broadcast(line, droppable: false, t: t)
+    }
+
+    /// Clean exit: clients closed, socket file removed.
+    public func stop() { server.stop() }
+
+    // MARK: Formatting
+
+    func formatState(t: Double, leds: UInt64, pipeline: Pipeline) {
+        let q = pipeline.attitude
+        let e = EulerAngles(q)
+        let d = pipeline.displayed
+        line.reset()
+        line.literal("{\"type\":\"state\",\"t\":")
+        line.fixed(t, 3)
+        line.literal(",\"heading_deg\":")
+        if d.hasValue { line.fixed(EventStream.headingForDisplay(d.degrees), 2) } else { line.literal("null") }
+        line.literal(",\"heading_valid\":")
+        line.bool(d.hasValue && d.isLive)
+        line.literal(",\"pitch_deg\":")
+        line.fixed(e.pitch * Units.degreesPerRadian, 2)
+        line.literal(",\"roll_deg\":")
+        line.fixed(e.roll * Units.degreesPerRadian, 2)
+        line.literal(",\"quat\":[")
+        line.fixed(q.w, 5); line.byte(UInt8(ascii: ","))
+        line.fixed(q.x, 5); line.byte(UInt8(ascii: ","))
+        line.fixed(q.y, 5); line.byte(UInt8(ascii: ","))
+        line.fixed(q.z, 5)
+        // The head's angular rate (x forward, y left, z up) without the filter's gyro bias: what the
+        // gesture detector sees, for the live view's plot.
+        let w = (pipeline.headGyro - pipeline.filter.gyroBias) * Units.degreesPerRadian
+        line.literal("],\"rates_dps\":[")
+        line.fixed(w.x, 1); line.byte(UInt8(ascii: ","))
+        line.fixed(w.y, 1); line.byte(UInt8(ascii: ","))
+        line.fixed(w.z, 1)
+        line.literal("],\"leds\":{")
+        for i in 0..<EventStream.ledNames.count {
+            if i > 0 { line.byte(UInt8(ascii: ",")) }
+            line.string(EventStream.ledNames[i])
+            line.byte(UInt8(ascii: ":"))
+            line.bool(leds & (1 << UInt64(i)) != 0)
+        }
+        line.literal("}}\n")
+    }
+
+    /// LED names in mask bit order (the config's gpio.leds names).
+    static let ledNames: [StaticString] = ["nod", "shake", "north", "up", "down", "left", "right", "status"]
+
+    /// Degrees as sent with two decimals, kept in [0, 360): 359.996 would otherwise print as 360.00.
+    static func headingForDisplay(_ degrees: Double) -> Double {
+        var r = (degrees * 100).rounded() / 100
+        if r >= 360 { r -= 360 }
+        if r < 0 { r += 360 }
+        return r
+    }
+
+    static func helloLine(_ h: StreamHello) -> LineBuffer {
+        let b = LineBuffer(capacity: 512)
+        b.literal("{\"type\":\"hello\",\"version\":")
+        b.integer(Int64(protocolVersion))
+        b.literal(",\"imu\":")
+        b.string(h.imu)
+        b.literal(",\"magnetometer\":")
+        if let m = h.magnetometer { b.string(m) } else { b.literal("null") }
+        b.literal(",\"rates\":{\"imu_hz\":")
+        b.fixed(h.rates.imuHz, 1)
+        b.literal(",\"mag_hz\":")
+        if h.magnetometer != nil { b.fixed(h.rates.magHz, 1) } else { b.literal("null") }
+        b.literal(",\"display_hz\":")
+        b.fixed(h.rates.displayHz, 1)
+        b.literal(",\"state_hz\":")
+        b.fixed(h.stateHz, 1)
+        b.literal("},\"north_led_deg\":")
+        b.fixed(h.northLed.halfWidth, 1)
+        b.literal(",\"north_led_hysteresis_deg\":")
+        b.fixed(h.northLed.hysteresis, 1)
+        b.literal("}\n")
+        return b
+    }
+}
+
+extension GestureEvent {
+    /// The name on the wire (the same as the command line's), as a static string: no allocation.
+    public var streamName: StaticString {
+        switch self {
+        case .nod: return "nod"
+        case .shake: return "shake"
+        case .up: return "up"
+        case .down: return "down"
+        case .left: return "left"
+        case .right: return "right"
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import LibC
+
+/// Why the stream socket could not be set up: what happened, then what to do.
+public struct StreamSocketError: Error, CustomStringConvertible, Equatable {
+    public var message: String
+    public var description: String { message }
+}
+
+/// The listening AF_UNIX stream socket of the event stream: non-blocking, mode 0660, group `headtrack` where
+/// that group exists. A stale socket file left by a crash is replaced; a socket someone still answers on is
+/// refused, so a second headtrack never steals the first one's clients.
+public final class UnixListener {
+    let path: String
+    private(set) var fd: Int32 = -1
+    /// Device and inode of the socket file we bound, so `close` removes only our own file.
+    private var identity: (dev_t, ino_t)? = nil
+
+    /// The group that may read the stream; an app joins it to connect.
+    static let groupName = "headtrack"
+
+    init(path: String) throws(StreamSocketError) {
+        self.path = path
+        var address = try UnixListener.address(path)
+        try UnixListener.removeStale(path, address: &address)
+
+        // Bound and set up under a temporary name, then renamed into place: a client never finds the socket
+        // with the wrong mode or not yet listening.
+        let staging = path + ".new"
+        var stagingAddress = try UnixListener.address(staging)
+        unlink(staging)
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw StreamSocketError(message: "cannot create the event socket: \(UnixListener.errorText())") }
+        let bound = withUnsafePointer(to: &stagingAddress) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0 else {
+            let e = errno
+            let why = String(cString: strerror(e))
+            close(fd)
+            fd = -1
+            let hint = e == ENOENT
+                ? "its directory does not exist: under systemd the unit's RuntimeDirectory=headtrack makes /run/headtrack; otherwise give --socket PATH"
+                : e == EACCES ? "no permission to create it there: give --socket PATH in a directory you may write" : "give another --socket PATH"
+            throw StreamSocketError(message: "cannot create the event socket \(path): \(why); \(hint)")
+        }
+        func fail(_ what: String) -> StreamSocketError {
+            let why = UnixListener.errorText()
+            close(fd)
+            fd = -1
+            unlink(staging)
+            return StreamSocketError(message: "cannot \(what) the event socket \(path): \(why)")
+        }
+        // The unit runs with a strict UMask, so the mode bind gave the file is not the one we want: set it.
+        // Group: `headtrack` where it exists (the unit's Group= already is; a manual root run is not).
+        // chown only when the group differs: under the unit (Group=headtrack) it never does, and the unit's
+        // SystemCallFilter= (~@privileged) kills the daemon for any chown call, needed or not.
+        var created = stat()
+        if let group = getgrnam(UnixListener.groupName), stat(staging, &created) == 0, created.st_gid != group.pointee.gr_gid {
+            _ = chown(staging, uid_t.max, group.pointee.gr_gid)
+        }
+        guard chmod(staging, 0o660) == 0 else { throw fail("set mode 0660 on") }
+        guard listen(fd, 16) == 0 else { throw fail("listen on") }
+        guard rename(staging, path) == 0 else { throw fail("move into place") }
+        var st = stat()
+        if stat(path, &st) == 0 { identity = (st.st_dev, st.st_ino) }
+    }
+
+    deinit { stop() }
+
+    /// A new client's fd (non-blocking, close-on-exec), or nil when none is waiting. Never blocks.
+    func acceptClient() -> Int32? {
+        guard fd >= 0 else { return nil }
+        while true {
+            let c = accept(fd, nil, nil)
+            if c >= 0 {
+                // Linux does not pass the listener's O_NONBLOCK on to accepted sockets.
+                _ = fcntl(c, F_SETFL, fcntl(c, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(c, F_SETFD, FD_CLOEXEC)
+                return c
+            }
+            if errno == EINTR { continue }
+            return nil  // EAGAIN: nobody waiting; anything else (EMFILE, ECONNABORTED): try again next tick
+        }
+    }
+
+    /// Stops listening and removes the socket file if it is still ours.
+    func stop() {
+        guard fd >= 0 else { return }
+        close(fd)
+        fd = -1
+        var st = stat()
+        if let id = identity, stat(path, &st) == 0, st.st_dev == id.0, st.st_ino == id.1 { unlink(path) }
+        identity = nil
+    }
+
+    /// The AF_UNIX address of `path`, for the server and for a client (`headtrack watch` connects with it).
+    public static func address(_ path: String) throws(StreamSocketError) -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard !bytes.isEmpty, bytes.count < capacity, !bytes.contains(0) else {
+            throw StreamSocketError(message: "event socket path '\(path)' must be 1 to \(capacity - 1) bytes: choose a shorter --socket PATH")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in bytes.enumerated() { raw[i] = b }
+        }
+        return address
+    }
+
+    /// A socket file with nobody behind it (a crashed run) is removed; a live one, or a file that is not a
+    /// socket, is an error.
+    static func removeStale(_ path: String, address: inout sockaddr_un) throws(StreamSocketError) {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return }
+        guard (st.st_mode & S_IFMT) == S_IFSOCK else {
+            throw StreamSocketError(message: "\(path) exists and is not a socket: remove it or give another --socket PATH")
+        }
+        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard probe >= 0 else { return }
+        defer { close(probe) }
+        let connected = withUnsafePointer(to: &address) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        if connected == 0 || errno == EAGAIN {
+            throw StreamSocketError(message: "another headtrack is already serving events on \(path): stop it first (systemctl stop headtrack) or give another --socket PATH")
+        }
+        // ECONNREFUSED: the file is left over from a process that died; replace it.
+        unlink(path)
+    }
+
+    static func errorText() -> String { String(cString: strerror(errno)) }
+}

@@ -1,0 +1,147 @@
+import Fusion
+import SensorCalibration
+import Geometry
+
+public struct CalibrationError: Error, Equatable, CustomStringConvertible {
+    public var path: String
+    public var message: String
+    public init(path: String, message: String) { self.path = path; self.message = message }
+    public var description: String { "\(path): \(message)" }
+}
+
+/// The calibration file: versioned JSON, written atomically (temporary file, fsync, rename) with the file it
+/// replaces kept as PATH.previous, and read strictly: a truncated or corrupt file is an error that says so,
+/// never a half-applied calibration.
+public struct CalibrationStore: Sendable {
+    public var path: String
+    public init(path: String) { self.path = path }
+
+    public var previousPath: String { path + ".previous" }
+
+    // MARK: Writing
+
+    public func save(_ calibration: Calibration) throws(FileError) {
+        try FileIO.writeAtomically(path, Array(CalibrationStore.encode(calibration).utf8), keepPrevious: true)
+    }
+
+    public static func encode(_ c: Calibration) -> String {
+        func v(_ x: Vector3) -> String { "[\(number(x.x)), \(number(x.y)), \(number(x.z))]" }
+        let s = c.magnetometer.softIron
+        var text = "{\n"
+        text += "  \"version\": \(c.version),\n"
+        if let t = c.createdUnixTime { text += "  \"createdUnixTime\": \(number(t)),\n" }
+        text += "  \"gyroBias\": \(v(c.gyroBias)),\n"
+        text += "  \"magnetometer\": {\n"
+        text += "    \"hardIron\": \(v(c.magnetometer.hardIron)),\n"
+        text += "    \"softIron\": [\(v(s.row0)), \(v(s.row1)), \(v(s.row2))]\n"
+        text += "  }"
+        if let f = c.magnetometerFit {
+            text += ",\n  \"magnetometerFit\": {\"fieldStrength\": \(number(f.fieldStrength)), "
+            text += "\"relativeResidual\": \(number(f.relativeResidual)), \"coverage\": \(number(f.coverage)), "
+            text += "\"samples\": \(f.samples)}"
+        }
+        return text + "\n}\n"
+    }
+
+    /// Shortest text that reads back as the same Double.
+    private static func number(_ x: Double) -> String { x.isFinite ? "\(x)" : "0" }
+
+    // MARK: Reading
+
+    public func load() throws(CalibrationError) -> Calibration {
+        let bytes: [UInt8]
+        do { bytes = try FileIO.read(path, limit: FileIO.smallFileLimit) } catch { throw CalibrationError(path: path, message: error.message) }
+        return try CalibrationStore.decode(bytes: bytes, path: path)
+    }
+
+    /// What to use after (re)loading: the file if it is good; otherwise the calibration already in use (or the
+    /// previous file, or none), with a message saying what was wrong and what is used instead.
+    public func loadKeepingCurrent(_ current: Calibration?) -> (calibration: Calibration, problem: String?) {
+        do {
+            return (try load(), nil)
+        } catch {
+            if let c = current {
+                return (c, "\(error); keeping the calibration already in use. Run 'headtrack calibrate' to make a new one.")
+            }
+            if FileIO.exists(previousPath), let p = try? CalibrationStore(path: previousPath).load() {
+                return (p, "\(error); using the previous calibration \(previousPath). Run 'headtrack calibrate' to make a new one.")
+            }
+            return (.none, "\(error); running uncalibrated. Run 'headtrack calibrate' to make one.")
+        }
+    }
+
+    // Plausibility bounds for the stored numbers. A fit never produces values near them; a file outside
+    // them is corrupt or hand-edited, and is rejected like a truncated one (the daemon then runs without it).
+    /// rad/s: a MEMS gyro's zero-rate offset is a few °/s; 1 rad/s is 57 °/s.
+    static let maxGyroBias = 1.0
+    /// µT: hard-iron offsets of a headset are tens of µT; the magnetometers saturate near 4900 µT.
+    static let maxHardIron = 5000.0
+    /// Soft-iron entries of a correction with determinant 0.1...10 stay well inside ±10.
+    static let maxSoftIron = 10.0
+    /// Samples a fit used: a 3-minute session at 100 Hz is 18 000; a billion is never real.
+    static let maxSamples = 1_000_000_000
+
+    public static func decode(_ text: String, path: String = "calibration") throws(CalibrationError) -> Calibration {
+        try decode(bytes: Array(text.utf8), path: path)
+    }
+
+    public static func decode(bytes: [UInt8], path: String = "calibration") throws(CalibrationError) -> Calibration {
+        func fail(_ m: String) -> CalibrationError {
+            CalibrationError(path: path, message: m + " (corrupt or truncated calibration file: run 'headtrack calibrate' again)")
+        }
+        let root: JSONValue
+        do { root = try JSONParser.parse(bytes: bytes) } catch { throw fail("not valid JSON at \(error)") }
+        guard case .object = root else { throw fail("expected a JSON object") }
+        guard case let .number(version)? = root["version"] else { throw fail("missing \"version\"") }
+        guard root["version"]?.integer(in: 0...1_000_000) != nil else { throw fail("\"version\" must be a whole number") }
+        guard version == Double(Calibration.currentVersion) else {
+            throw CalibrationError(path: path, message: "calibration format version \(version) is not supported (this headtrack reads version \(Calibration.currentVersion)): run 'headtrack calibrate' again")
+        }
+        func vector(_ value: JSONValue?, _ name: String, limit: Double) throws(CalibrationError) -> Vector3 {
+            guard case let .array(items)? = value, items.count == 3 else { throw fail("\"\(name)\" must be an array of 3 numbers") }
+            var xs: [Double] = []
+            for item in items {
+                guard case let .number(x) = item, x.isFinite else { throw fail("\"\(name)\" must be an array of 3 numbers") }
+                guard abs(x) <= limit else { throw fail("\"\(name)\" holds \(x), outside -\(limit)...\(limit)") }
+                xs.append(x)
+            }
+            return Vector3(xs[0], xs[1], xs[2])
+        }
+        func number(_ value: JSONValue?, _ name: String, _ range: ClosedRange<Double>) throws(CalibrationError) -> Double {
+            guard case let .number(x)? = value else { throw fail("\"\(name)\" must be a number") }
+            guard range.contains(x) else { throw fail("\"\(name)\" is \(x), outside \(range.lowerBound)...\(range.upperBound)") }
+            return x
+        }
+        let gyroBias = try vector(root["gyroBias"], "gyroBias", limit: maxGyroBias)
+        guard let mag = root["magnetometer"], case .object = mag else { throw fail("missing \"magnetometer\"") }
+        let hardIron = try vector(mag["hardIron"], "magnetometer.hardIron", limit: maxHardIron)
+        guard case let .array(rows)? = mag["softIron"], rows.count == 3 else {
+            throw fail("\"magnetometer.softIron\" must be 3 rows of 3 numbers")
+        }
+        let softIron = Matrix3(rows: try vector(rows[0], "magnetometer.softIron", limit: maxSoftIron),
+                               try vector(rows[1], "magnetometer.softIron", limit: maxSoftIron),
+                               try vector(rows[2], "magnetometer.softIron", limit: maxSoftIron))
+        // A soft-iron matrix that folds space (det ≤ 0) or squeezes it hugely cannot come from a fit.
+        let det = softIron.determinant
+        guard det > 0.1 && det < 10 else { throw fail("\"magnetometer.softIron\" is not a plausible correction (determinant \(det))") }
+        var calibration = Calibration(gyroBias: gyroBias, magnetometer: MagnetometerCorrection(hardIron: hardIron, softIron: softIron))
+        if let t = root["createdUnixTime"] {
+            // 0 ... year 2286: a clock that is off by centuries is a corrupt file.
+            calibration.createdUnixTime = try number(t, "createdUnixTime", 0...1e10)
+        }
+        if let f = root["magnetometerFit"] {
+            guard case .object = f else { throw fail("\"magnetometerFit\" must be an object") }
+            let strength = try number(f["fieldStrength"], "magnetometerFit.fieldStrength", 0...maxHardIron)
+            let residual = try number(f["relativeResidual"], "magnetometerFit.relativeResidual", 0...1000)
+            let coverage = try number(f["coverage"], "magnetometerFit.coverage", 0...1)
+            guard let samplesValue = f["samples"] else { throw fail("\"magnetometerFit.samples\" is missing") }
+            // A whole number in range before it becomes an Int: 1e19 used to trap here and crash-loop the daemon.
+            guard let samples = samplesValue.integer(in: 0...maxSamples) else {
+                throw fail("\"magnetometerFit.samples\" must be a whole number 0...\(maxSamples)")
+            }
+            calibration.magnetometerFit = .init(fieldStrength: strength, relativeResidual: residual, coverage: coverage,
+                                                samples: samples)
+        }
+        return calibration
+    }
+}

@@ -1,0 +1,71 @@
+import Fusion
+import SensorCalibration
+import Hardware
+import Sensors
+import Formats
+
+/// A failure of the session's set-up, with the message that says what to do (the command prints it).
+public struct SessionError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// The real machine's side of a session: the config file, the bus, the LED lines and the calibration file,
+/// each failure turned into a message that says what to do.
+public enum HardwareSession {
+    public static let defaultConfigPath = "/etc/headtrack/config.json"
+
+    /// Loads --config FILE, or the installed default config when it exists, else built-in defaults.
+    public static func loadConfig(_ path: String?) throws(SessionError) -> Config {
+        if let p = path {
+            do { return try Config.load(path: p) } catch { throw SessionError(error.description) }
+        }
+        if FileIO.exists(defaultConfigPath) {
+            do { return try Config.load(path: defaultConfigPath) } catch { throw SessionError(error.description) }
+        }
+        return Config()
+    }
+
+    public static func openBus(_ path: String) throws(SessionError) -> LinuxI2CBus {
+        do { return try LinuxI2CBus(path: path) } catch {
+            throw SessionError(error.description + busesHint(error))
+        }
+    }
+
+    /// "; buses here: /dev/i2c-1, /dev/i2c-20" when the named bus is missing or not a bus.
+    static func busesHint(_ error: I2CError) -> String {
+        switch error {
+        case .cannotOpen(_, 2), .cannotOpen(_, 21), .notAnI2CBus:
+            let buses = LinuxI2CBus.existingBuses()
+            return buses.isEmpty ? "; this machine has no /dev/i2c-* bus at all" : "; buses here: " + buses.joined(separator: ", ")
+        default:
+            return ""
+        }
+    }
+
+    /// The LED lines the config names.
+    public static func openLines(_ config: Config) throws(SessionError) -> LinuxGPIOLines {
+        do { return try LinuxGPIOLines(chip: config.gpioChip, offsets: config.ledLines, activeLow: config.activeLow) } catch {
+            throw SessionError(error.description)
+        }
+    }
+
+    /// The calibration to run with: the file when it is good; otherwise the previous file or none, with a
+    /// one-line warning (to `warn`) that says what to do. A bad file never stops the tracker.
+    public static func loadCalibration(_ path: String, warn: (String) -> Void) -> Calibration {
+        guard FileIO.exists(path) || FileIO.exists(path + ".previous") else {
+            warn("headtrack: no calibration at \(path): running uncalibrated (run 'headtrack calibrate' once)")
+            return .none
+        }
+        let (calibration, problem) = CalibrationStore(path: path).loadKeepingCurrent(nil)
+        if let p = problem { warn("headtrack: \(p)") }
+        return calibration
+    }
+}
+
+/// Output lines that go nowhere (recording and calibrating drive no LEDs).
+public struct NoLines: OutputLines {
+    public init() {}
+    public var count: Int { 0 }
+    public func set(_ values: UInt64) throws(GPIOError) {}
+}

@@ -1,0 +1,59 @@
+import Gestures
+import Formats
+import EventStream
+
+/// The one-line state systemd shows in `systemctl status` (sd_notify STATUS=): tracking, sensor fault or
+/// recovering, with the last gesture. `handle` returns a new text only when the state changed, so the
+/// daemon sends a datagram per change, not per sample.
+public struct ServiceStatus: Sendable {
+    public enum Phase: Sendable, Equatable {
+        case tracking
+        case fault(String)
+        case recovering
+    }
+
+    /// After a fault ends, "recovering" for this long: the filter re-converges from a chip reset in about a
+    /// second, and a status that flickers back to "tracking" between glitches would hide an unstable cable.
+    public var recoveryHold = 2.0
+    public let device: String
+    public private(set) var phase = Phase.tracking
+    private var episode = FaultEpisode()
+    private var recoveredAt = -Double.infinity
+    private var lastGesture: (event: GestureEvent, t: Double)? = nil
+
+    public init(device: String) { self.device = device }
+
+    public var text: String {
+        var s: String
+        switch phase {
+        case .tracking: s = "tracking with \(device)"
+        case let .fault(kind): s = "sensor fault (\(kind)) on \(device)"
+        case .recovering: s = "recovering from a sensor fault on \(device)"
+        }
+        if let g = lastGesture { s += "; last gesture: \(g.event.rawValue) at \(fixed(g.t, 1)) s" }
+        return s
+    }
+
+    /// Feeds one loop event; returns the new status text when it changed.
+    public mutating func handle(_ event: LoopEvent) -> String? {
+        let before = phase
+        switch event {
+        case let .fault(t, error):
+            if episode.fault(t: t) { phase = .fault("\(FaultEpisode.kind(of: error))") }
+        case let .reinitialized(t):
+            if episode.fault(t: t) { phase = .fault("chip_reset") }
+        case let .gesture(t, e):
+            lastGesture = (e, t)
+            return text
+        case let .display(t, _):
+            if episode.tick(t: t) {
+                phase = .recovering
+                recoveredAt = t
+            } else if phase == .recovering && t - recoveredAt >= recoveryHold {
+                phase = .tracking
+            }
+        case .imu: break
+        }
+        return phase == before ? nil : text
+    }
+}

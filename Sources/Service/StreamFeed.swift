@@ -1,0 +1,17 @@
+import EventStream
+import Tracking
+
+extension EventStream {
+    /// The observer hook for `TrackerLoop.run`.
+    public func handle(_ event: LoopEvent, _ pipeline: Pipeline) {
+        switch event {
+        case .imu: break
+        case let .gesture(t, e):
+            let d = pipeline.streamDetails(of: e, at: t)
+            gesture(e, t: t, start: d.start, count: d.count)
+        case let .display(t, leds): display(t: t, leds: leds, pipeline: pipeline)
+        case let .fault(t, error): fault(kind: FaultEpisode.kind(of: error), t: t)
+        case let .reinitialized(t): fault(kind: "chip_reset", t: t)
+        }
+    }
+}

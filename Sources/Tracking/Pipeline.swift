@@ -1,0 +1,134 @@
+import Fusion
+import SensorCalibration
+import Geometry
+import Gestures
+import Indicators
+
+/// The product's pipeline: the gesture detector of `Gestures`. The loop, `replay`, `demo` and every evaluation
+/// of the detector run this type; the lab runs baselines through the same wiring (`TrackingPipeline<R>`).
+public typealias Pipeline = TrackingPipeline<GestureDetector>
+
+/// Every algorithm stage, wired in order, in the one place they are connected: raw sensor-frame sample →
+/// calibration → mount → attitude filter → (read at the display rate) tilt-compensated compass → smoother →
+/// LEDs, and attitude + bias-corrected rate → gesture recognizer → LEDs. A value type with no I/O: the loop, a
+/// replay, an evaluation and a test all drive it the same way, with time as an argument.
+public struct TrackingPipeline<Recognizer: GestureRecognizer>: Sendable {
+    public struct Settings: Sendable {
+        /// How the sensor sits on the head (`mount` in the config, `--mount`); nil when nobody said. Then the
+        /// sensor's axes are taken as the head's, and the recognizer is told that the head's axes are not known
+        /// (a tilt toward a shoulder cannot be told from a nod). That rule follows from this one value here.
+        public var mount: Mount? = nil
+        /// Gyro bias and magnetometer hard/soft iron from `headtrack calibrate`, applied to raw sensor-frame
+        /// samples before the mount (load it with `CalibrationStore.loadKeepingCurrent`).
+        public var calibration: Calibration = .none
+        public var filter = AttitudeFilter.Settings()
+        public var compass = TiltCompensatedCompass.Settings()
+        public var smoother = HeadingSmoother.Settings()
+        public var gestures = Recognizer.defaultSettings
+        public var leds = LedPanel.Settings()
+        public init() {}
+
+        /// The rotation applied to every sample: the mount, or none when no mount is given.
+        public var sensorToHead: Mount { mount ?? .identity }
+    }
+
+    public let settings: Settings
+    public private(set) var filter: AttitudeFilter
+    public let compass: TiltCompensatedCompass
+    public private(set) var smoother: HeadingSmoother
+    public private(set) var recognizer: Recognizer
+    private var gestureInput: GestureInputDecimator
+    public private(set) var panel: LedPanel
+    public private(set) var displayed = DisplayedHeading(degrees: 0, isLive: false, hasValue: false)
+    public private(set) var lastSampleTime = -Double.infinity
+    public private(set) var hasMagnetometer = false
+    /// The last gesture with its start and cycle count (the event stream's `start` and `count`).
+    public private(set) var lastDetection: DetectedGesture? = nil
+    /// Latest head-frame sample (for views and plots).
+    public private(set) var headGyro = Vector3.zero
+    /// The mount's rotation, formed once.
+    private let mount: Mount
+    /// Mount × soft iron, and the hard iron: a raw magnetometer sample m is `magnetometerToHead · (m − hardIron)`
+    /// in the head frame, one matrix product per sample where soft iron then mount were two. Formed once here,
+    /// because the settings (mount and calibration) are fixed for the pipeline's lifetime.
+    private let magnetometerToHead: Matrix3
+    private let hardIron: Vector3
+
+    public init(settings: Settings = Settings()) {
+        self.settings = settings
+        filter = AttitudeFilter(settings: settings.filter)
+        compass = TiltCompensatedCompass(settings: settings.compass)
+        smoother = HeadingSmoother(settings: settings.smoother)
+        recognizer = Recognizer(settings: settings.gestures, headAxesKnown: settings.mount != nil)
+        gestureInput = GestureInputDecimator(minimumInterval: Recognizer.inputInterval)
+        panel = LedPanel(settings: settings.leds)
+        mount = settings.sensorToHead
+        magnetometerToHead = Matrix3(rows: mount.forward, mount.left, mount.up) * settings.calibration.magnetometer.softIron
+        hardIron = settings.calibration.magnetometer.hardIron
+    }
+
+    /// The attitude of the head (head → ENU).
+    public var attitude: Quaternion { filter.attitude }
+
+    /// The attitude of the sensor itself (sensor → ENU), as a recording's truth columns give it.
+    public var sensorAttitude: Quaternion { filter.attitude * mount.sensorToHeadRotation }
+
+    /// The tilt-compensated heading of the latest sample. Computed when read, not per IMU sample: it depends
+    /// only on the filter's state after that sample, and it is read at the display rate (the smoother in
+    /// `displayTick`, views, plots), 60 Hz against an IMU at 200 Hz to 1 kHz. Before the filter has its first
+    /// attitude there is no heading yet.
+    public var heading: HeadingReading {
+        guard filter.isInitialized else { return HeadingReading(degrees: 0, validity: .noMagnetometer) }
+        return compass.heading(attitude: filter.attitude,
+                               magnetometerTrusted: filter.hasHeadingReference && !filter.isMagneticallyDisturbed,
+                               hasMagnetometer: hasMagnetometer)
+    }
+
+    /// One IMU sample in the sensor frame (SI units) at time `t`; `mag` only when a new one arrived.
+    /// Returns the gesture it completed, if any.
+    public mutating func processIMU(t: Double, accel: Vector3, gyro: Vector3, mag: Vector3?) -> GestureEvent? {
+        let dt = lastSampleTime.isFinite ? t - lastSampleTime : 0
+        lastSampleTime = t
+        let a = mount.apply(accel)
+        let g = mount.apply(settings.calibration.correctGyro(gyro))
+        var m: Vector3? = nil
+        if let raw = mag {
+            // = mount.apply(settings.calibration.correctMagnetometer(raw)), to rounding.
+            let d = raw - hardIron, r = magnetometerToHead
+            m = Vector3(r.row0.dot(d), r.row1.dot(d), r.row2.dot(d))
+            hasMagnetometer = true
+        }
+        headGyro = g
+        filter.update(gyro: g, accel: a, mag: m, dt: dt)
+        guard filter.isInitialized else { return nil }
+        guard let s = gestureInput.add(t: t, gyro: g - filter.gyroBias, accel: a),
+              let d = recognizer.recognize(t: s.t, gyro: s.gyro, accel: s.accel, attitude: filter.attitude) else { return nil }
+        lastDetection = d
+        panel.show(GestureLedEvent(d.event), at: t)
+        return d.event
+    }
+
+    /// One display tick (60 Hz): smooth the heading and compute the LED mask.
+    public mutating func displayTick(t: Double, dt: Double, fault: Bool) -> UInt64 {
+        displayed = smoother.step(raw: heading, dt: dt)
+        return panel.mask(at: t, heading: displayed, fault: fault)
+    }
+
+    /// Forgets all state (a new recording window, or the chip came back from a reset with a new orientation).
+    public mutating func reset() {
+        self = TrackingPipeline(settings: settings)
+    }
+}
+
+extension GestureLedEvent {
+    init(_ e: GestureEvent) {
+        switch e {
+        case .nod: self = .nod
+        case .shake: self = .shake
+        case .up: self = .up
+        case .down: self = .down
+        case .left: self = .left
+        case .right: self = .right
+        }
+    }
+}
