@@ -110,6 +110,15 @@ enum CohortMotions {
             for (axis, ratio) in cross { m[keyPath: axis].swings += [crossTalk(out, ratio), crossTalk(back, ratio)] }
             t = back.end
         }
+        /// A boxer bouncing on the feet from t0: a little pitch rocking and the head's vertical bob at 1.5–2.5 Hz.
+        func bounceOnTheFeet(random r: inout SeededRandom) {
+            m.pitch.oscillations.append(.init(amplitude: r.range(0.5, 1.5) * deg, frequency: r.range(1.5, 2.5), phase: 0,
+                                              onset: t0, rampUp: 1))
+            m.bobAcceleration = r.range(2, 5)
+            m.bobFrequency = r.range(1.5, 2.5)
+            m.bobOnset = t0
+        }
+
         /// A glance to `side` and back from `t`: out by `angle` (°) at `peak` (°/s), a hold of `hold` s during
         /// which the head drifts on the same way at up to `drift` °/s (a slow swing from the out swing's fastest
         /// moment that ends 0.6–1.2 of the hold after it: the way back may begin while the head still drifts),
@@ -199,11 +208,7 @@ enum CohortMotions {
             // cross-talk), pull-backs (nose up), weaves (down with roll). Each dodge is made with the trunk, so
             // it also carries the head 10–25 cm (slip: sideways; pull-back: back; weave: down and sideways) over
             // 0.15–0.35 s each way, at least as long as the head's own turn takes.
-            m.pitch.oscillations.append(.init(amplitude: r.range(0.5, 1.5) * deg, frequency: r.range(1.5, 2.5), phase: 0,
-                                              onset: t0, rampUp: 1))
-            m.bobAcceleration = r.range(2, 5)
-            m.bobFrequency = r.range(1.5, 2.5)
-            m.bobOnset = t0
+            bounceOnTheFeet(random: &r)
             let facing = m.yaw.offset
             let forward = Vector3(cos(facing), sin(facing), 0), left = Vector3(-sin(facing), cos(facing), 0)
             while t < end - 3 {
@@ -281,15 +286,11 @@ enum CohortMotions {
             // 15–40° with 20–60 % as much nose-down pitch), each returned after 0–0.3 s at 0.5–1.0 of the
             // speed, on feet that bounce. The trunk carries and turns the head in one movement: each leg takes
             // 0.15–0.35 s (the dodge must beat a punch, delivered in a few tenths of a second: Piorkowski,
-            // Lees & Barton 2011), and no longer than human active head rotation allows, whose angular
-            // acceleration stays under 5 000 °/s² (87 rad/s²; active head rotation at 2–5 Hz, Equilibrium Res.
+            // Lees & Barton 2011), and no less than the head's turn needs, since active head rotation
+            // accelerates by at most 5 000 °/s² (87 rad/s²; active head rotation at 2–5 Hz, Equilibrium Res.
             // 46:155). So the head turns as fast as in a shake (up to ~320 °/s) but accelerates by 4–55 m/s²,
             // several times what the turn explains at the ear.
-            m.pitch.oscillations.append(.init(amplitude: r.range(0.5, 1.5) * deg, frequency: r.range(1.5, 2.5), phase: 0,
-                                              onset: t0, rampUp: 1))
-            m.bobAcceleration = r.range(2, 5)
-            m.bobFrequency = r.range(1.5, 2.5)
-            m.bobOnset = t0
+            bounceOnTheFeet(random: &r)
             let facing = m.yaw.offset
             let left = Vector3(-sin(facing), cos(facing), 0)
             let fastestTurn = 87.0

@@ -75,6 +75,20 @@ import Testing
         #expect(scores.reduce(0) { $0 + $1.right } > 2 * classic.reduce(0) { $0 + $1.right })
     }
 
+    @Test(arguments: CohortDevices.allCases)
+    func aGestureCaughtMidWayAtAFreshStartIsFound(devices: CohortDevices) {
+        // Each window opens while a swing of the gesture's first cycle is under way: the attitude filter's first
+        // vertical comes from one accelerometer sample taken mid-swing, and a nod may be seen from its up swing
+        // on. On the cohort's devices and on earbuds (8-bit, clipping at ±153 °/s, 5 Hz low-pass).
+        let cohort = GestureCohort(wearers: 12, seed: 3, devices: devices)
+        var w = GestureCohortWindows(evaluation: GestureCohortEvaluation(cohort: cohort), seconds: 1)
+        w.opening = .midGesture
+        for s in w.run(kinds: CohortKind.gestures) {
+            #expect(s.fitting >= 10, "\(s.kind): only \(s.fitting) of \(s.windows) windows fit")
+            #expect(s.fittingRight >= s.fitting - 1, "\(s.kind): \(s.fittingRight) of \(s.fitting) fitting windows right")
+        }
+    }
+
     @Test func aFreshStartInsideADistractorIsNoGesture() {
         let scores = windows().run(kinds: CohortKind.distractors)
         for s in scores {

@@ -67,13 +67,9 @@ import Testing
                    .turn(start: 1 + up + 0.1, duration: down, angle: 15 * degrees)]
         m.sensorOffset = offset
         m.horizontalAcceleration = { t in
-            func leg(_ start: Double, _ duration: Double, _ sign: Double) -> Double {
-                guard t > start && t < start + duration else { return 0 }
-                let w = Double.pi / duration
-                return sign * carry * w * w / 2 * cos(w * (t - start))
-            }
-            // The head faces east (+x): back is −x.
-            return (leg(1, up, -1) + leg(1 + up + 0.1, down, 1), 0)
+            // The head faces east (+x): back is −x, then forward again.
+            (HeadMotion.carriageLeg(t, start: 1, duration: up, distance: -carry)
+                + HeadMotion.carriageLeg(t, start: 1 + up + 0.1, duration: down, distance: carry), 0)
         }
         return m
     }

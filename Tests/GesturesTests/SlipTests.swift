@@ -20,13 +20,9 @@ import Testing
                  .turn(start: onset + leg + hold, duration: back, angle: -30 * degrees)]
         m.sensorOffset = Vector3(0.01, 0.075, 0.04)
         m.horizontalAcceleration = { t in
-            // d²/dt² of carry · (1 − cos πu)/2 on each leg; the head faces east (yaw 0), so its left is north.
-            func leg(_ start: Double, _ duration: Double, _ sign: Double) -> Double {
-                guard t > start && t < start + duration else { return 0 }
-                let w = Double.pi / duration
-                return sign * carry * w * w / 2 * cos(w * (t - start))
-            }
-            return (0, leg(onset, Self.leg, 1) + leg(onset + Self.leg + hold, back, -1))
+            // The head faces east (yaw 0), so its left is north: out to the left, then back.
+            (0, HeadMotion.carriageLeg(t, start: onset, duration: leg, distance: carry)
+                + HeadMotion.carriageLeg(t, start: onset + leg + hold, duration: back, distance: -carry))
         }
         return m
     }

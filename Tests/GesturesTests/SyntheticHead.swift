@@ -56,6 +56,14 @@ struct HeadMotion {
     var verticalAcceleration: (Double) -> Double = { _ in 0 }
     /// Horizontal acceleration of the head in the earth frame (m/s², x east, y north), e.g. the trunk carrying it.
     var horizontalAcceleration: (Double) -> (x: Double, y: Double) = { _ in (0, 0) }
+
+    /// The acceleration (m/s²) at `t` of a carriage by `distance` (m) over [`start`, `start` + `duration`] with
+    /// the (1 − cos πu)/2 position profile of a reach: d²/dt² of it, zero outside the leg.
+    static func carriageLeg(_ t: Double, start: Double, duration: Double, distance: Double) -> Double {
+        guard t > start && t < start + duration else { return 0 }
+        let w = Double.pi / duration
+        return distance * w * w / 2 * cos(w * (t - start))
+    }
     /// Where the sensor sits relative to the point the head turns about (head frame, m).
     var sensorOffset = Vector3.zero
 
