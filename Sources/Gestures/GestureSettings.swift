@@ -180,8 +180,9 @@ extension GestureDetector {
         /// the trunk. A point at r (horizontal) from a vertical axis turning at rate w with angular acceleration
         /// s accelerates by s (up × r) − w² r: horizontally, by at most |r| (|s| + w²), and follows the turn.
         /// `shakeLeverArm` is the farthest an ear-worn sensor sits from the head's yaw axis (m): 0.15 m. Half
-        /// the head's breadth at the ears is 7–8 cm in adults (ANSUR II bitragion breadth), a headphone cup
-        /// adds 2–4 cm, and the axis (through C1–C2) lies within a centimetre or two of the ears' line: 12 cm,
+        /// the head's breadth is 7–8 cm in adults (maximum breadth above the ears: 145–165 mm in men, 5th–95th
+        /// percentile, 135–150 mm in women; Pheasant's anthropometric tables), a headphone cup adds 2–4 cm,
+        /// and the axis (through C1–C2) lies within a centimetre or two of the ears' line: 12 cm,
         /// with room for the head's own small translation in a shake (fitted on the shared headphone shakes,
         /// the lever comes out at 0.05–0.14 m, median 0.11 m). A shake is not taken while the horizontal
         /// peak-to-peak range of the linear acceleration (the low-pass and peak holds of the nod rule) exceeds
