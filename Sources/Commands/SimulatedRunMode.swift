@@ -1,4 +1,5 @@
 import Formats
+import Geometry
 import Service
 import SimulatedRuns
 import Simulation
@@ -7,17 +8,25 @@ import Simulation
 /// paced by the real clock (so real-time mode and wake-up lateness mean something) or as fast as possible with
 /// the bus time modelled.
 enum SimulatedRunMode {
-    static func run(config: Config, options requested: ServiceOptions, speed: Double) throws -> Int32 {
+    /// With `calibrationNamed` (the config came from --config), its calibrationFile is loaded and reported as
+    /// `run` does on the headset (a bad file is a warning, and the previous file or none is used).
+    static func run(config: Config, options requested: ServiceOptions, speed: Double, calibrationNamed: Bool,
+                    worn: Mount = .identity) throws -> Int32 {
         guard speed == 0 || speed == 1 else {
             throw CommandError("--speed must be 1 (real time) or 0 (as fast as possible) for run --simulated", status: 2)
         }
         var loopOptions = SimulatedLoopOptions()
         loopOptions.config = config
         loopOptions.readout = requested.readout
+        if calibrationNamed {
+            loopOptions.calibration = HardwareSession.loadCalibration(config.calibrationFile, warn: { Log.warning($0) })
+        }
+        loopOptions.worn = worn
         var options = requested
         options.duration = requested.duration ?? loopOptions.script.duration + 1
         options.streamByDefault = false
-        Console.out("headtrack: simulated MPU-9250 + AK8963, \(requested.readout.rawValue) readout at \(fixed(config.rates.imuHz, 0)) Hz, "
+        Console.out("headtrack: simulated MPU-9250 + AK8963" + (worn == .identity ? "" : " worn as \(worn.argument)")
+            + ", \(requested.readout.rawValue) readout at \(fixed(config.rates.imuHz, 0)) Hz, "
             + "\(fixed(options.duration!, 1)) s " + (speed == 0 ? "as fast as possible (I²C time at 400 kHz)" : "in real time"))
         let board = SimulatedLoop.board(loopOptions, busTime: speed == 0)
         let simulatedStart = board.clock.seconds
