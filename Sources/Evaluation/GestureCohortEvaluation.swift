@@ -90,7 +90,7 @@ public struct GestureCohortEvaluation: Sendable {
 
     /// One line saying what was run.
     public var description: String {
-        "cohort of \(cohort.wearers) wearers (seed \(cohort.seed)), detector \(detector.rawValue)"
+        "cohort of \(cohort.wearers) wearers (seed \(cohort.seed)\(cohort.devices == .earbud ? ", earbud devices" : "")), detector \(detector.rawValue)"
             + (mountKnown || detector == .classic ? "" : ", no mount given")
             + (detector == .classic ? ", \(fixed(classicSettings.thresholdPerFrame, 3)) rad per frame" : "")
     }

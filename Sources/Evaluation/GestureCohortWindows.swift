@@ -7,9 +7,10 @@ import Simulation
 /// what a long recording hides: the attitude filter and the detector starting mid-motion, and a gesture that
 /// must be found inside a window that opened just before it.
 ///
-/// Each gesture trial gives one window that opens 0–0.4 s before the gesture's first swing (a prompted gesture
-/// cut out with a little lead); it is right when the gesture's label is reported in it and the other label is
-/// not. A gesture too slow to complete its second swing inside the window is scored like any other (wrong):
+/// Each gesture trial gives one window, opening (`Opening`) either 0–0.4 s before the gesture's first swing (a
+/// prompted gesture cut out with a little lead) or mid-gesture, with a swing already under way in the window's
+/// first sample (a window cut from a longer recording); it is right when the gesture's label is reported in it
+/// and the other label is not. A gesture too slow to complete its second swing inside the window is scored like any other (wrong):
 /// that is part of what a window length costs; the windows that leave room for the report are also counted
 /// apart, so the table tells the detector's misses from the window's. Each distractor trial gives `windowsPerDistractor` windows at
 /// seeded random places after its movement began; they are right when no nod or shake is reported.
@@ -26,10 +27,26 @@ public struct GestureCohortWindows: Sendable {
         public var fittingAccuracy: Double? { fitting > 0 ? Double(fittingRight) / Double(fitting) : nil }
     }
 
+    /// Where a gesture window opens.
+    public enum Opening: String, Sendable, CaseIterable {
+        /// 0–`maxLead` s before the gesture's first swing.
+        case leadIn = "lead-in"
+        /// Between the start and the fastest moment of one of the two swings of the gesture's first cycle
+        /// (its down or its up, its out or its back), so that swing is under way in the first sample: a window
+        /// cut from a longer recording, or a detector restarted mid-gesture. The second swing is chosen only
+        /// in a gesture of several cycles that goes on from it at once (the next cycle's first swing follows
+        /// within `reversalWithoutPause`), so the window still holds two swings of the gesture.
+        case midGesture = "mid-gesture"
+    }
+    /// Longest pause between two swings that still makes them one movement (s): 0.1 s, over the cohort's
+    /// 0–0.08 s reversals and under its 0.1–0.6 s pauses between the nods of a long "yes".
+    public static let reversalWithoutPause = 0.1
+
     public var evaluation: GestureCohortEvaluation
     /// Window length (s).
     public var seconds: Double
     public var windowsPerDistractor = 4
+    public var opening = Opening.leadIn
     /// Longest lead of a gesture window before the gesture's first swing (s).
     public static let maxLead = 0.4
     /// Time after the completing swing's peak that a window must still run for the gesture to fit (s): the
@@ -60,7 +77,18 @@ public struct GestureCohortWindows: Sendable {
 
     /// Where the windows of a trial open (s).
     func starts(in trial: CohortTrial, random r: inout SeededRandom) -> [Double] {
-        if let g = trial.gesture { return [max(0, g.start - r.range(0, GestureCohortWindows.maxLead))] }
+        if let g = trial.gesture {
+            switch opening {
+            case .leadIn:
+                return [max(0, g.start - r.range(0, GestureCohortWindows.maxLead))]
+            case .midGesture:
+                let cycles = trial.kind == .nods || trial.kind == .shakes
+                let goesOn = cycles && g.swingStarts.count > 2
+                    && g.swingStarts[2] - g.swingEnds[1] <= GestureCohortWindows.reversalWithoutPause
+                let k = goesOn && r.uniform() < 0.5 ? 1 : 0
+                return [r.range(g.swingStarts[k], g.swingPeaks[k])]
+            }
+        }
         // Windows open once the distractor's movement has begun in every trial.
         let earliest = GestureCohort.latestMovementStart, latest = trial.duration - seconds
         guard latest > earliest else { return [] }
@@ -68,6 +96,10 @@ public struct GestureCohortWindows: Sendable {
     }
 
     func score(_ trial: CohortTrial, from start: Double, into s: inout KindScore) {
+        // The swing that completes the gesture as the window sees it: the second one that began in the window.
+        let completingPeak = trial.gesture.map { g in
+            g.swingStarts.count > 2 && start > g.swingStarts[1] ? g.swingPeaks[2] : g.completingPeak
+        }
         let window = trial.slice(from: start, seconds: seconds)
         let events = evaluation.detections(in: window).map(\.event).filter { $0 == .nod || $0 == .shake }
         s.windows += 1
@@ -78,7 +110,7 @@ public struct GestureCohortWindows: Sendable {
         let right = events.contains(where: { $0.rawValue == g.label })
             && !events.contains(where: { $0.rawValue != g.label })
         if right { s.right += 1 }
-        if g.completingPeak + GestureCohortWindows.reportRoom <= start + seconds {
+        if (completingPeak ?? g.completingPeak) + GestureCohortWindows.reportRoom <= start + seconds {
             s.fitting += 1
             if right { s.fittingRight += 1 }
         }

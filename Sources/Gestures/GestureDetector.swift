@@ -23,9 +23,11 @@ public protocol GestureRecognizer: Sendable {
 /// when the mount names it (`headAxesKnown`), so roll toward a shoulder is no nod; without a mount,
 /// about any horizontal axis (nod and shake still come out right, but a tilt looks like a nod).
 ///
-/// A gesture is a run of alternating swings, a nod not inside an ongoing gait rhythm nor made by a head that moves more
-/// than a rotation about the neck explains (heel strikes, a boxer's dodges; needs the accelerometer) (see `Settings` for the gesture model
-/// each rule comes from). It is reported once, during its completing swing as soon as that swing is past its
+/// A gesture is a run of alternating swings, not made by a head that moves more than a rotation about the neck
+/// explains (heel strikes, a boxer's dodges, slips and rolls; needs the accelerometer), a nod not inside an ongoing
+/// gait rhythm, a shake that reverses without a hold (a glance's head drifts on while the eyes hold the target) and
+/// stays within a shake's range of where the head rested (see `Settings` for the gesture model each rule comes
+/// from). A swing already under way when the detector starts counts, though how it began was not seen. It is reported once, during its completing swing as soon as that swing is past its
 /// peak, with its start and the swings seen so far; the run then goes on silently until it stops.
 ///
 /// Pure and allocation-free: value types only, time comes in as an argument, thresholds are rates, angles
@@ -64,6 +66,18 @@ public struct GestureDetector: GestureRecognizer {
     private var previousRate = Vector3.zero
     /// Linear acceleration (head frame, gravity removed) through the same low-pass as the rate (m/s²).
     private var smoothedLinear = Vector3.zero
+    /// The same for a shake (see `Settings.shakeLeverArm`): peak holds of the horizontal part of the linear
+    /// acceleration, of the vertical angular acceleration and of the vertical rate (both squared), and the
+    /// previous vertical rate.
+    private var sidewaysHigh = Vector3.zero
+    private var sidewaysLow = Vector3.zero
+    private var yawSpinHeldSquared = 0.0
+    private var yawRateHeldSquared = 0.0
+    private var previousYawRate = 0.0
+    /// A running least-squares fit of the horizontal linear acceleration to a turn about a vertical axis
+    /// (`isCarriedSideways`), decaying as the peak holds do: Σ Aᵀa and Σ AᵀA of a = A r.
+    private var turnFitSum = Vector3.zero
+    private var turnFitWeight = 0.0
     /// Whether any accelerometer sample came in (without one the carriage rule cannot apply).
     private var hasAccel = false
 
@@ -110,6 +124,7 @@ public struct GestureDetector: GestureRecognizer {
             self = GestureDetector(settings: settings, headAxesKnown: headAxesKnown)
             smoothedGyro = gyro
             previousRate = gyro   // no angular acceleration is known yet, and none is made up from zero
+            previousYawRate = gyro.dot(GestureDetector.headUp(attitude))
             lastTime = t
             startTime = t
             nod = HalfWaveTracker(startTime: t, settings: settings)
@@ -176,9 +191,15 @@ public struct GestureDetector: GestureRecognizer {
     private mutating func trackCarriage(accel: Vector3?, up: Vector3, dt: Double, alpha: Double) {
         let k = cachedDecay
         let change = smoothedGyro - previousRate
-        spinHeldSquared = Swift.max(change.dot(change) / (dt * dt), spinHeldSquared * cachedDecaySquared)
+        let inverseDtSquared = 1 / (dt * dt)
+        spinHeldSquared = Swift.max(change.dot(change) * inverseDtSquared, spinHeldSquared * cachedDecaySquared)
         rateHeldSquared = Swift.max(smoothedGyro.dot(smoothedGyro), rateHeldSquared * cachedDecaySquared)
         previousRate = smoothedGyro
+        let yawRate = smoothedGyro.dot(up), yawChange = yawRate - previousYawRate
+        let yawRateSquared = yawRate * yawRate, yawSpinSquared = yawChange * yawChange * inverseDtSquared
+        yawSpinHeldSquared = Swift.max(yawSpinSquared, yawSpinHeldSquared * cachedDecaySquared)
+        yawRateHeldSquared = Swift.max(yawRateSquared, yawRateHeldSquared * cachedDecaySquared)
+        previousYawRate = yawRate
         guard let a = accel else { return }
         let linear = a - up * Units.standardGravity
         if !hasAccel { smoothedLinear = linear }
@@ -188,6 +209,16 @@ public struct GestureDetector: GestureRecognizer {
                               Swift.max(smoothedLinear.z, carriedHigh.z * k))
         carriedLow = Vector3(Swift.min(smoothedLinear.x, carriedLow.x * k), Swift.min(smoothedLinear.y, carriedLow.y * k),
                              Swift.min(smoothedLinear.z, carriedLow.z * k))
+        let sideways = smoothedLinear - up * smoothedLinear.dot(up)
+        sidewaysHigh = Vector3(Swift.max(sideways.x, sidewaysHigh.x * k), Swift.max(sideways.y, sidewaysHigh.y * k),
+                               Swift.max(sideways.z, sidewaysHigh.z * k))
+        sidewaysLow = Vector3(Swift.min(sideways.x, sidewaysLow.x * k), Swift.min(sideways.y, sidewaysLow.y * k),
+                              Swift.min(sideways.z, sidewaysLow.z * k))
+        // A point at r (horizontal, head frame) from a vertical axis turning at rate w with angular acceleration
+        // s accelerates by a = s (up × r) − w² r = A r. On the horizontal plane AᵀA is (s² + w⁴) times the
+        // identity and Aᵀa = s (a × up) − w² a, so the least-squares r is Σ Aᵀa / Σ (s² + w⁴).
+        turnFitSum = turnFitSum * k + (sideways.cross(up) * (yawChange / dt) - sideways * yawRateSquared)
+        turnFitWeight = turnFitWeight * k + yawSpinSquared + yawRateSquared * yawRateSquared
     }
 
     /// The head moves more than a rotation about the neck explains: the body carries it (the steps of a
@@ -198,6 +229,18 @@ public struct GestureDetector: GestureRecognizer {
         guard hasAccel else { return false }
         let range = (carriedHigh - carriedLow).length
         return range > settings.bounceFloor + settings.leverArm * (2 * spinHeldSquared.squareRoot() + rateHeldSquared)
+    }
+
+    /// The head moves sideways more than turning it about the neck explains: the trunk carries it (a boxer's
+    /// slip or roll). Either the horizontal acceleration exceeds what a turn gives a point `shakeLeverArm`
+    /// from the axis, or it follows the turn as it would at a point farther out (the head swung about the
+    /// waist). See `Settings.shakeLeverArm`.
+    private var isCarriedSideways: Bool {
+        guard hasAccel else { return false }
+        let lever = settings.shakeLeverArm
+        let range = (sidewaysHigh - sidewaysLow).length
+        if range > settings.bounceFloor + lever * (2 * yawSpinHeldSquared.squareRoot() + yawRateHeldSquared) { return true }
+        return turnFitSum.dot(turnFitSum) > lever * lever * turnFitWeight * turnFitWeight
     }
 
     /// The head's left axis made horizontal (unit), or zero when the head lies on its side.
@@ -216,19 +259,25 @@ public struct GestureDetector: GestureRecognizer {
 
     // MARK: Deciding
 
-    /// The run rules of the gesture model (see `Settings`): a nod not inside a long oscillation; a two-swing gesture
-    /// reverses without a hold and stays within the range of a vigorous shake; with a mount, a two-swing nod
-    /// starts nose-down.
+    /// The run rules of the gesture model (see `Settings`): a nod not inside a long oscillation; a gesture that
+    /// only turns the head (the body does not carry it); a two-swing gesture reverses without a hold and stays
+    /// within the range of a vigorous shake; a shake stays within half that range of where the head rested;
+    /// with a mount, a two-swing nod starts nose-down, unless it was already under way when the detector
+    /// started (what came before it was not seen).
     private func isCertain(_ c: Completion, nod isNod: Bool, left: Vector3) -> Bool {
-        if isNod && c.leadIn > settings.maxLeadIn { return false }
-        if isNod && isCarried { return false }
+        if isNod {
+            if c.leadIn > settings.maxLeadIn || isCarried { return false }
+        } else {
+            if isCarriedSideways { return false }
+            if c.referenceKnown && c.excursion > settings.maxShakeExcursion { return false }
+        }
         guard c.pause <= settings.maxTurnPause else { return false }
         if c.swings == 2 {
             guard c.largestAngle <= settings.maxTwoSwingAngle, c.largestAngle >= settings.minTwoSwingAngle else {
                 return false
             }
             // Positive rotation about the left axis tips the nose (x forward) down.
-            if isNod && headAxesKnown && c.firstRotation.dot(left) <= 0 { return false }
+            if isNod && headAxesKnown && !c.originUnseen && c.firstRotation.dot(left) <= 0 { return false }
         }
         return true
     }

@@ -53,19 +53,25 @@ extension GestureDetector {
     /// | nod | 1–4 cycles, first cycle down-up [Mori, Den & Jokinen 2025, PLOS ONE 20:e0323448: a nod is 1 or more up/down cycles, the last one smaller]; 6–20° each way; swing peak rates 30–150 °/s, the return swing of a gentle single nod 30–45 °/s (the held-out phone-API measurement in issue 11: median 45 °/s); 0.8–3 Hz, listeners' quick nods up to 6 Hz; pauses of 0.1–0.6 s between the nods of a long "yes" [Hale, Ward et al., J. Nonverbal Behav. 2020, head motion in dyadic conversation: fast nodding by listeners at 2.6–6.5 Hz] |
     /// | shake | one left-right (two swings) to 6 swings; 8–30° each way [Funk et al., J. Appl. Biomech. 31:170: vigorous shaking, 20 subjects, 20–91° range of motion at 1.9–4.7 Hz]; swing peaks 30–250 °/s; no pause at the turning points (an oscillation) |
     /// | glance | out 20–80° at 100–300 °/s [gaze-shift head movements, Zangemeister & Stark 1982; Fuller 1992], a hold of 0.35–2 s while the eyes fixate, back |
+    /// | glance, drifting hold | out 20–80° at 90–300 °/s, then for 0.3–1 s the head turns on the same way at 5–30 °/s while the eyes counter-roll to hold the target [the head's movement outlasts the gaze shift, and its share grows with the shift's size beyond ~25°: Freedman & Sparks 1997; Guitton & Volle 1987; the rates from the issue's held-out glances], back as fast as out (0.8–1.2) |
+    /// | look-backs | over one shoulder, 50–90° at 100–300 °/s, a look of 0.2–1 s (half of them drifting), back as fast; once or twice in a row to the same side |
+    /// | turning to someone | 30–90° at 60–200 °/s, 1–5 s with them (the head moving with the conversation, drifting by up to 20 %), back at 0.6–1.2 of the speed |
     /// | looking around | 20–90° turns at 20–60 °/s, one after another |
     /// | head tilt | roll 10–35° toward a shoulder at 30–150 °/s, held 0–1.5 s, back; pitch cross-talk up to 30 %, yaw up to 15 % |
     /// | talking, chewing | ±0.3–1.5° at 1–4 Hz in pitch/yaw/roll (≤ 20 °/s); chewing ±0.2–0.5° at 1–2 Hz |
     /// | walking, running | pitch at the step rate (1.6–2.2 Hz walking, 2.5–3.2 Hz running), ±1.5–3° walking, ±3–6° running, roll and yaw at the stride rate; heel strikes swing the head's vertical acceleration by ±2–3 m/s² walking, ±5–10 m/s² running at the step rate (the issue's gait figures; no published source checked here); head rotation during walking, running and hopping stays below 38 and 185 °/s in amplitude and peak rate [video study of ten subjects, Pozzo, Berthoz & Lefort, Exp. Brain Res. 1990, as the abstract found reports it], predominantly at 2 Hz [Ecological momentary assessment of head motion, Front. Hum. Neurosci. 13:179, 2019: 10 h IMU recordings]; the rhythm does not break |
     /// | boxing dodges | slips (roll 15–35° at 150–400 °/s, yaw and pitch cross-talk up to 40 %), pull-backs (nose up 10–25° at 150–300 °/s), weaves (nose down 10–20° with 0.6–1.5 as much roll), each returned after 0–0.3 s (no published source found: the issue's description of the held-out set) |
+    /// | boxing slips and rolls | the trunk turns and carries the head: slips 10–25 cm sideways with 10–40° of yaw and 10–50 % as much roll, rolls 10–20 cm down and 15–30 cm across with 15–40° of yaw; each leg 0.15–0.35 s (a dodge beats a punch delivered in a few tenths of a second: Piorkowski, Lees & Barton 2011) and no faster than human head rotation accelerates (≤ 5 000 °/s², Equilibrium Res. 46:155), returned after 0–0.3 s at 0.5–1.0 of the speed |
     ///
     /// What tells gestures from the distractors, and therefore what the rules below check: a gesture is an
     /// oscillation that starts and stops (a nod does not begin inside a pitch rhythm that has gone on for 2 s, as
     /// walking and running do, and its two-swing form turns the head ≥ 6°, more than gait does); a nod is pitch about the
     /// head's left-right axis (a tilt is roll), a shake is yaw about the vertical (a slip is mostly roll);
-    /// a two-swing gesture reverses without a hold (a glance holds while the eyes fixate) and, as a nod, starts
-    /// nose-down (a pull-back starts nose-up); and a single swing of a gesture stays within the range of a
-    /// vigorous shake (≤ 91°) while looking over a shoulder goes further.
+    /// a two-swing gesture reverses without a hold (a glance holds while the eyes fixate, its head drifting on
+    /// slowly) and, as a nod, starts nose-down (a pull-back starts nose-up); a single swing of a gesture stays
+    /// within the range of a vigorous shake (≤ 91°), and a shake within half of it of where the head rested,
+    /// while a glance or a look back over a shoulder goes further; and a gesture only turns the head, where gait
+    /// and a boxer's dodges carry it (the accelerometer says so).
     public struct Settings: Sendable, Equatable {
         // MARK: Swings (half-waves), the building block of nods and shakes
 
@@ -98,10 +104,31 @@ extension GestureDetector {
 
         /// A two-swing gesture (one down-up, one left-right) must reverse within this pause between its
         /// swings (s): 0.25 s. A gesture's reversal (model: 0–0.1 s plus the time the rate spends under the
-        /// activity threshold around the reversal, ≤ 0.1 s at 30 °/s) fits; a glance holds 0.35 s or more
+        /// activity threshold around the reversal, ≤ 0.1 s at 30 °/s) fits; a glance holds 0.3 s or more
         /// while the eyes fixate, so a glance and back is no shake. In a shake of any length such a hold at a
         /// reversal ends the run: what follows is a new movement (a nod's cycles may pause, see `gesturePause`).
+        /// For a shake the hold is how long the head turned slowly (`holdSpeedFraction`), since a glance's
+        /// hold is no stillness: the head drifts on.
         public var maxTurnPause = 0.25
+
+        /// A shake's reversal is timed from where the swing before it slowed below this fraction of its peak
+        /// to where the next is that fast again: 1/3. After a gaze shift the head keeps turning the same way
+        /// at 5–30 °/s while the eyes counter-roll to hold the target (eye-head coordination: the head's
+        /// movement outlasts the gaze shift [Freedman & Sparks 1997; Guitton & Volle 1987]; the rates from
+        /// the issue's held-out glances), and the slowest glance turns out at 90 °/s: a third of it is the
+        /// fastest drift. A shake's swings reverse at once, so at a third of the peak each way the reversal
+        /// takes a tenth of a swing on a bell-shaped profile (0.03 s for a 0.3 s swing), the same speed
+        /// back: a shake's way back is 0.6–1.1 as fast as its way out.
+        public var holdSpeedFraction = 1.0 / 3
+
+        /// A shake turns the head at most this far (rad) from where it rested before the shake: 45.5°, half
+        /// the widest range of motion of vigorous shaking (Funk et al.: 20–91°), since a shake swings about the
+        /// middle. Looking back over a shoulder turns 50–90° and comes back (the issue's look-backs), and a
+        /// glance's out swing reaches 20–80° (Zangemeister & Stark 1982); the head's share of a gaze shift
+        /// grows with its size beyond ~25° [Freedman & Sparks 1997], so wide glances are made by the head.
+        /// Where the head rested is known only after a hold (`maxTurnPause`) in view: a window that opens
+        /// mid-shake has no such point, and the rule does not apply there.
+        public var maxShakeExcursion = 45.5 * Units.radiansPerDegree
 
         /// The larger swing of a two-swing gesture must turn the head at least this far (rad): 5°. The
         /// smallest single nod of the model is 6°, and the detector measures a swing between its threshold
@@ -145,10 +172,28 @@ extension GestureDetector {
         /// Measured on the shared headphone nods (30 Hz, 130–250 °/s): vertical range over angular-acceleration
         /// range is 0.035 m median, 0.065 m p90, 0.11 m p99 (the floor covers the rest); walking there is
         /// 0.14 m p10, 0.30 m median; with all three axes every recorded nod and shake bout is still found.
-        /// Nods only: gait's yaw and roll sway makes no false shake, and an ear-worn sensor sits 6–8 cm to
-        /// the side of the yaw axis, so a brisk shake accelerates it as much as a dodge. Needs the
+        /// Nods only; shakes have a rule of their own about the vertical (`shakeLeverArm`). Needs the
         /// accelerometer (`update(t:gyro:accel:attitude:)`); without it the rule is off.
         public var leverArm = 0.07
+
+        /// A shake only turns the head about the neck; a boxer's slip or roll swings it about the waist with
+        /// the trunk. A point at r (horizontal) from a vertical axis turning at rate w with angular acceleration
+        /// s accelerates by s (up × r) − w² r: horizontally, by at most |r| (|s| + w²), and follows the turn.
+        /// `shakeLeverArm` is the farthest an ear-worn sensor sits from the head's yaw axis (m): 0.15 m. Half
+        /// the head's breadth is 7–8 cm in adults (maximum breadth above the ears: 145–165 mm in men, 5th–95th
+        /// percentile, 135–150 mm in women; Pheasant's anthropometric tables), a headphone cup adds 2–4 cm,
+        /// and the axis (through C1–C2) lies within a centimetre or two of the ears' line: 12 cm,
+        /// with room for the head's own small translation in a shake (fitted on the shared headphone shakes,
+        /// the lever comes out at 0.05–0.14 m, median 0.11 m). A shake is not taken while the horizontal
+        /// peak-to-peak range of the linear acceleration (the low-pass and peak holds of the nod rule) exceeds
+        /// `bounceFloor` + shakeLeverArm · (2 · peak |vertical angular acceleration| + peak vertical rate²), nor
+        /// while a least-squares fit of that acceleration to a turn about a vertical axis (over the same
+        /// `bounceHold`) puts the sensor farther than shakeLeverArm from the axis: a pivot outside the head. A
+        /// slip carries the head 10–25 cm while the trunk turns it 10–40°, as a point 15–140 cm from the axis
+        /// would move; vigorous shaking reaches 2 500–5 000 °/s² (44–87 rad/s²) [active head rotation at
+        /// 2–5 Hz, Equilibrium Res. 46:155]. The vertical is left out, so a shake made while walking (heel
+        /// strikes bounce the head up and down) still counts.
+        public var shakeLeverArm = 0.15
 
         /// Linear acceleration range (m/s²) always allowed: 1 m/s², for the attitude filter's tilt error
         /// during fast head motion (2° of tilt leaks 0.34 m/s² of gravity each way, 0.7 m/s² of range) and

@@ -35,10 +35,18 @@ struct Completion: Sendable {
     var firstRotation: Vector3
     var rotation: Vector3
     /// Shortest pause at a reversal of the run, this one's included (s): how long the head stood still
-    /// between two swings.
+    /// between two swings (for shakes, how long it turned slowly: see `SwingLimits.holdsFromFastParts`).
     var pause: Double
     /// Largest swing angle of the run (rad), this one so far included.
     var largestAngle: Double
+    /// The run's first swing belongs to an oscillation that was already going on when the tracker started
+    /// (nothing before it was seen): where and how the gesture began is not known.
+    var originUnseen: Bool
+    /// Where the run began is known: the head was held (slow, see `pause`) for `longestReversalPause` or more
+    /// before its first swing, in view of the tracker. Then `excursion` is measured from there.
+    var referenceKnown: Bool
+    /// Farthest the head got from where the run's first swing began, along that swing's axis (rad).
+    var excursion: Double
 }
 
 /// The settings a tracker uses per sample, copied out of `GestureDetector.Settings` once: the tracker keeps
@@ -59,6 +67,13 @@ struct SwingLimits: Sendable {
     /// never stop (a hold at the turned position is a glance's fixation, and what follows is a new movement);
     /// never for nods, which the model lets pause 0.1–0.6 s at the top between the nods of one "yes".
     var longestReversalPause: Double
+    /// Shakes: a reversal's pause is how long the head turned slower than `holdSpeedFraction` of the
+    /// previous swing's peak (a glance's drifting hold), not only how long it stood still; nods: the time
+    /// between the swings' threshold crossings.
+    var holdsFromFastParts: Bool
+    var holdSpeedFraction: Double
+    /// How long a hold before a run's first swing must last for its start to count as where the head rested.
+    var referenceHold: Double
 
     init(_ s: GestureDetector.Settings, pausesAtReversals: Bool) {
         activeRate = s.activeRate; swingRate = s.swingRate; maxHalfWaveDuration = s.maxHalfWaveDuration
@@ -66,6 +81,9 @@ struct SwingLimits: Sendable {
         maxGap = s.maxGap; chainGap = s.chainGap; gesturePause = s.gesturePause
         peakPassedFraction = s.peakPassedFraction
         longestReversalPause = pausesAtReversals ? .infinity : s.maxTurnPause
+        holdsFromFastParts = !pausesAtReversals
+        holdSpeedFraction = s.holdSpeedFraction
+        referenceHold = s.maxTurnPause
     }
 }
 
@@ -90,6 +108,21 @@ struct HalfWaveTracker: Sendable {
     /// End of the latest swing of any size about this axis (s); the detector's start counts as one, since
     /// nothing is known of the motion before it.
     private var lastSwingEnd = -Double.infinity
+    /// When the tracker started (s).
+    private let startTime: Double
+    /// The swing in progress began in the tracker's first update: it was under way before the tracker saw it.
+    private var beganUnseen = false
+    private var hasUpdated = false
+    /// The swing in progress: when it was at its fastest, the last time it turned at `holdSpeedFraction` of
+    /// that or faster, and the first time it turned at `holdSpeedFraction` of the previous brisk swing's
+    /// peak (−∞ until then) (s).
+    private var peakTime = 0.0
+    private var fastEnd = 0.0
+    private var fastStart = -Double.infinity
+    /// The latest brisk swing's (peak ≥ `swingRate`) peak and the end of its fast part; before any, zero and
+    /// the tracker's start.
+    private var previousPeak = 0.0
+    private var previousFastEnd = -Double.infinity
 
     // The alternating run so far.
     private(set) var runLength = 0
@@ -102,6 +135,14 @@ struct HalfWaveTracker: Sendable {
     private var minPause = Double.infinity
     /// The run was reported (or refused) as a gesture: it is one gesture however long it goes on.
     private(set) var isReported = false
+    /// See `Completion`: whether the run's origin was unseen, whether its start is where the head rested,
+    /// its first swing's axis (unit), where the head is along it at the latest swing's end and the farthest
+    /// it got (rad).
+    private var runOriginUnseen = false
+    private var runReferenceKnown = false
+    private var runAxis = Vector3.zero
+    private var runPosition = 0.0
+    private var runExcursion = 0.0
 
     /// Forgets the alternating run (an unrelated movement intervened, or the pause was too long).
     mutating func endRun() {
@@ -135,8 +176,10 @@ struct HalfWaveTracker: Sendable {
     init(startTime: Double = -Double.infinity, settings: GestureDetector.Settings = .default,
          pausesAtReversals: Bool = true) {
         limits = SwingLimits(settings, pausesAtReversals: pausesAtReversals)
+        self.startTime = startTime
         lastSwingEnd = startTime
         chainStart = startTime
+        previousFastEnd = startTime
     }
 
     /// Feeds one sample: `rate` about this tracker's axis, `other` the rate about the other axes, `dt` since
@@ -152,10 +195,12 @@ struct HalfWaveTracker: Sendable {
                 // Interpolate the crossing between the previous sample and this one.
                 let fraction = (previousComponent - endLevel) / Swift.max(previousComponent - component, 1e-12)
                 let end = t - dt + Swift.min(Swift.max(fraction, 0), 1) * dt
+                markFastParts(t: t, dt: dt, component: component)
                 finished = finish(end: end)
             } else {
                 rotation += rate * dt
-                peak = Swift.max(peak, component)
+                if component > peak { peak = component; peakTime = t }
+                markFastParts(t: t, dt: dt, component: component)
                 let change = other - otherAtStart
                 otherChangeSquared = Swift.max(otherChangeSquared, change.dot(change))
                 previousComponent = component
@@ -169,15 +214,48 @@ struct HalfWaveTracker: Sendable {
             start = t - dt + Swift.min(Swift.max(fraction, 0), 1) * dt
             rotation = rate * dt
             peak = magnitude
+            peakTime = t
+            fastEnd = t
+            fastStart = magnitude >= limits.holdSpeedFraction * previousPeak ? start : -Double.infinity
+            beganUnseen = !hasUpdated
             otherAtStart = other
             otherChangeSquared = 0
             previousComponent = magnitude
             isActive = true
         }
+        hasUpdated = true
         previousMagnitudeSquared = isActive ? 0 : magnitudeSquared
         if !isActive && runLength > 0 && t - lastEnd > limits.maxGap { endRun() }
         return finished
     }
+
+    /// Keeps the times at which the swing in progress is turning fast, against its own peak so far (`fastEnd`)
+    /// and the previous brisk swing's (`fastStart`), interpolated between samples.
+    @inline(__always)
+    private mutating func markFastParts(t: Double, dt: Double, component: Double) {
+        let own = limits.holdSpeedFraction * peak
+        if component >= own {
+            fastEnd = t
+        } else if previousComponent >= own {
+            fastEnd = t - dt + (previousComponent - own) / Swift.max(previousComponent - component, 1e-12) * dt
+        }
+        let previous = limits.holdSpeedFraction * previousPeak
+        if fastStart == -Double.infinity && component >= previous {
+            fastStart = t - dt + Swift.min(Swift.max((previous - previousComponent) / Swift.max(component - previousComponent, 1e-12), 0), 1) * dt
+        }
+    }
+
+    /// How long the head turned slowly before the swing in progress (s): from the end of the previous brisk
+    /// swing's fast part to where this one turns at `holdSpeedFraction` of that swing's peak (its own peak,
+    /// if it never does).
+    @inline(__always)
+    private var holdBefore: Double {
+        (fastStart > -Double.infinity ? fastStart : peakTime) - previousFastEnd
+    }
+
+    /// The pause at the reversal into the swing in progress, as the run rules measure it (see `Completion.pause`).
+    @inline(__always)
+    private var reversalPause: Double { limits.holdsFromFastParts ? holdBefore : start - lastEnd }
 
     /// The swing in progress, if it is past its peak, meets the swing conditions so far, alternates with the
     /// run, and brings it to `needed` swings or more; nil otherwise or when the run was already reported.
@@ -190,9 +268,11 @@ struct HalfWaveTracker: Sendable {
               t - start <= limits.maxHalfWaveDuration, peak >= limits.dominance * otherChange,
               rotation.length >= limits.minSwingAngle, alternates(rotation.normalized, start: start)
         else { return nil }
+        let position = abs(runPosition + rotation.dot(runAxis))
         return Completion(swings: runLength + 1, runStart: runStart, leadIn: leadIn,
-                          firstRotation: firstRotation, rotation: rotation, pause: Swift.min(minPause, start - lastEnd),
-                          largestAngle: Swift.max(largestAngle, rotation.length))
+                          firstRotation: firstRotation, rotation: rotation, pause: Swift.min(minPause, reversalPause),
+                          largestAngle: Swift.max(largestAngle, rotation.length), originUnseen: runOriginUnseen,
+                          referenceKnown: runReferenceKnown, excursion: Swift.max(runExcursion, position))
     }
 
     /// A new oscillation begins at `t`: it may be a new gesture.
@@ -210,16 +290,26 @@ struct HalfWaveTracker: Sendable {
     private mutating func finish(end: Double) -> HalfWave {
         isActive = false
         let angle = rotation.length
+        // A swing under way when the tracker started was seen while the vertical that splits the rate was
+        // still being found (the attitude filter starts from one accelerometer sample taken mid-movement):
+        // the change of the other rate during it says nothing about its axis.
         let qualifies = peak >= limits.swingRate
             && end - start <= limits.maxHalfWaveDuration
-            && peak >= limits.dominance * otherChange
+            && (peak >= limits.dominance * otherChange || beganUnseen)
             && angle >= limits.minSwingAngle
         let axis = rotation.normalized
         let stillBefore = start - lastSwingEnd
         lastSwingEnd = end
+        let pauseBefore = reversalPause
+        let heldBefore = holdBefore
+        if peak >= limits.swingRate {
+            previousPeak = peak
+            previousFastEnd = fastEnd
+        }
         // Back-to-back swings are one oscillation; a slow swing (looking up or down, turning) or a weak one
         // is no part of a rhythm, so a new oscillation may begin after it.
         if stillBefore > limits.chainGap { startChain(at: start) }
+        let chainUnseen = chainStart == startTime
         if end - start > limits.maxHalfWaveDuration || peak < limits.swingRate { startChain(at: end) }
         let oscillatingFor = start - chainStart
         if qualifies {
@@ -227,11 +317,13 @@ struct HalfWaveTracker: Sendable {
             // shake, already a hold at the turned position does (see `SwingLimits.longestReversalPause`).
             let paused = start - lastEnd > limits.gesturePause
             if paused { oscillationReported = false }
-            let held = start - lastEnd > limits.longestReversalPause
+            let held = pauseBefore > limits.longestReversalPause
             if alternates(axis, start: start) && !(paused && isReported) && !held {
                 runLength += 1
-                minPause = Swift.min(minPause, start - lastEnd)
+                minPause = Swift.min(minPause, pauseBefore)
                 largestAngle = Swift.max(largestAngle, angle)
+                runPosition += rotation.dot(runAxis)
+                runExcursion = Swift.max(runExcursion, abs(runPosition))
             } else {
                 endRun()
                 runLength = 1
@@ -240,6 +332,11 @@ struct HalfWaveTracker: Sendable {
                 firstRotation = rotation
                 largestAngle = angle
                 minPause = .infinity
+                runOriginUnseen = beganUnseen
+                runReferenceKnown = !chainUnseen && heldBefore >= limits.referenceHold
+                runAxis = axis
+                runPosition = angle
+                runExcursion = angle
             }
             lastAxis = axis
             lastEnd = end

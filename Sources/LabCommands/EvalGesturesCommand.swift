@@ -17,7 +17,7 @@ struct EvalGesturesCommand: EvalTopic {
                                        [--preset sensitive|normal|firm] [--nod-shake sensitive|normal|firm]
                                        [--cooldown S] [--json]
                headtrack eval gestures --cohort N [--seed S] [--nod-shake sensitive|normal|firm] [--windows S]
-                               [--no-mount]
+                               [--no-mount] [--earbud]
 
         Replays each imu-trace v1 recording (mount → attitude filter → gesture detector) and scores the
         detections against NAME.truth.json beside NAME.csv. A PATH that is a directory means every *.csv in
@@ -34,9 +34,10 @@ struct EvalGesturesCommand: EvalTopic {
         for the default detector and for the classic recipe.
 
         --cohort N --windows S cuts the same trials into S-second windows replayed from a fresh start each,
-        as earbud datasets are: one per gesture, opening 0–0.4 s before its first swing, and four per
-        distractor; it prints the share of windows each detector gets right (the gesture's label and not
-        the other; no nod or shake in a distractor's window).
+        as earbud datasets are: per gesture, one opening 0–0.4 s before its first swing and one opening
+        mid-gesture (a swing under way in the first sample), and four per distractor; it prints the share
+        of windows each detector gets right (the gesture's label and not the other; no nod or shake in a
+        distractor's window).
 
         options:
           --mount F,L,U     sensor axes that point forward, left and up, e.g. --mount=-x,z,y for the shared
@@ -57,6 +58,8 @@ struct EvalGesturesCommand: EvalTopic {
           --windows S       with --cohort: score S-second windows (0.2 to 10 s) instead of whole trials
           --no-mount        with --cohort: do not tell the detector the wearers' mounts, as a headset
                             configured without `mount` runs (roll cannot be told from pitch then)
+          --earbud          with --cohort: every wearer has an earbud instead (40–50 Hz, 5 Hz on-chip
+                            low-pass, 8-bit samples: the gyro clips at ±153 °/s, the accelerometer at ±4 g)
           --json            print the results as JSON instead of a table
 
         example:
@@ -64,6 +67,7 @@ struct EvalGesturesCommand: EvalTopic {
           headtrack eval gestures ../shared/data/gestures --detector classic --json
           headtrack eval gestures --cohort 200 --seed 7
           headtrack eval gestures --cohort 100 --windows 1
+          headtrack eval gestures --cohort 100 --windows 1 --earbud
         """
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
@@ -109,13 +113,14 @@ struct EvalGesturesCommand: EvalTopic {
             }
             let windowSeconds = try arguments.double("windows")
             let mountKnown = !arguments.flag("no-mount")
+            let devices: CohortDevices = arguments.flag("earbud") ? .earbud : .mixed
             guard try arguments.positionals().isEmpty else {
                 throw CommandError("give either recordings or --cohort N, not both", status: 2)
             }
-            let cohort = GestureCohort(wearers: Int(n), seed: seed)
+            let cohort = GestureCohort(wearers: Int(n), seed: seed, devices: devices)
             // Progress on stderr, a line per kind and detector (the table on stdout stays clean): 200 wearers
             // take about a minute.
-            let steps = 2 * CohortKind.allCases.count
+            var steps = 2 * CohortKind.allCases.count
             var step = 0
             func progress(_ d: GestureEvaluation.Detector) -> (CohortKind) -> Void {
                 { kind in
@@ -127,16 +132,22 @@ struct EvalGesturesCommand: EvalTopic {
                 guard w >= 0.2, w <= 10 else {
                     throw CommandError("--windows must be a window length from 0.2 to 10 s, e.g. --windows 1", status: 2)
                 }
-                func scores(_ d: GestureEvaluation.Detector) -> ([GestureCohortWindows.KindScore], String) {
+                func scores(_ d: GestureEvaluation.Detector, _ opening: GestureCohortWindows.Opening,
+                            _ kinds: [CohortKind]) -> ([GestureCohortWindows.KindScore], String) {
                     var e = GestureCohortEvaluation(cohort: cohort, detector: d, settings: evaluation.settings,
                                                     classicSettings: evaluation.classicSettings)
                     e.mountKnown = mountKnown
-                    let windows = GestureCohortWindows(evaluation: e, seconds: w)
-                    return (windows.run(progress: progress(d)), windows.description)
+                    var windows = GestureCohortWindows(evaluation: e, seconds: w)
+                    windows.opening = opening
+                    return (windows.run(kinds: kinds, progress: progress(d)), windows.description)
                 }
-                let (mine, description) = scores(.default)
-                Console.out(GestureCohortWindowsReport.table(default: mine, classic: scores(.classic).0,
-                                                             description: description))
+                steps = 2 * (CohortKind.allCases.count + CohortKind.gestures.count)
+                let (mine, description) = scores(.default, .leadIn, CohortKind.allCases)
+                let mid = scores(.default, .midGesture, CohortKind.gestures).0
+                let classic = scores(.classic, .leadIn, CohortKind.allCases).0
+                let classicMid = scores(.classic, .midGesture, CohortKind.gestures).0
+                Console.out(GestureCohortWindowsReport.table(default: mine, classic: classic, mid: mid,
+                                                             classicMid: classicMid, description: description))
                 return 0
             }
             var tables: [String] = []
@@ -155,6 +166,9 @@ struct EvalGesturesCommand: EvalTopic {
         }
         if arguments.flag("no-mount") {
             throw CommandError("--no-mount works with --cohort N only; for recordings, leave out --mount", status: 2)
+        }
+        if arguments.flag("earbud") {
+            throw CommandError("--earbud works with --cohort N only (it chooses the virtual wearers' devices)", status: 2)
         }
         let json = arguments.flag("json")
         let paths = try arguments.positionals()

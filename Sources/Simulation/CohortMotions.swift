@@ -110,6 +110,36 @@ enum CohortMotions {
             for (axis, ratio) in cross { m[keyPath: axis].swings += [crossTalk(out, ratio), crossTalk(back, ratio)] }
             t = back.end
         }
+        /// A boxer bouncing on the feet from t0: a little pitch rocking and the head's vertical bob at 1.5–2.5 Hz.
+        func bounceOnTheFeet(random r: inout SeededRandom) {
+            m.pitch.oscillations.append(.init(amplitude: r.range(0.5, 1.5) * deg, frequency: r.range(1.5, 2.5), phase: 0,
+                                              onset: t0, rampUp: 1))
+            m.bobAcceleration = r.range(2, 5)
+            m.bobFrequency = r.range(1.5, 2.5)
+            m.bobOnset = t0
+        }
+
+        /// A glance to `side` and back from `t`: out by `angle` (°) at `peak` (°/s), a hold of `hold` s during
+        /// which the head drifts on the same way at up to `drift` °/s (a slow swing from the out swing's fastest
+        /// moment that ends 0.6–1.2 of the hold after it: the way back may begin while the head still drifts),
+        /// back to where it started at 0.8–1.2 of the out speed. Returns when the head is back.
+        func glanceOut(side: Double, angle: Double, peak: Double, hold: Double, drift: Double,
+                       random r: inout SeededRandom) -> Double {
+            let out = swing(at: t, angle: side * angle, peak: peak, longest: 3)
+            var driftAngle = 0.0
+            var ends = out.end + hold
+            if drift > 0 {
+                let duration = out.end - out.peakTime + hold * r.range(0.6, 1.2)
+                driftAngle = side * drift * 2 * duration / Double.pi     // a swing peaking at `drift`
+                m.yaw.swings.append(HeadTrajectory.Swing(start: out.peakTime, duration: duration, delta: driftAngle * deg))
+                ends = max(ends, out.peakTime + duration)
+            }
+            let back = swing(at: out.end + hold, angle: -(side * angle + driftAngle), peak: peak * r.range(0.8, 1.2), longest: 3)
+            m.yaw.swings += [out, back]
+            let cross = r.range(-0.3, 0.3)
+            m.pitch.swings += [crossTalk(out, cross), crossTalk(back, cross)]
+            return max(ends, back.end)
+        }
         switch kind {
         case .glance:
             // Out 20–80° at 100–300 °/s, hold 0.35–2 s while the eyes fixate, back.
@@ -178,11 +208,7 @@ enum CohortMotions {
             // cross-talk), pull-backs (nose up), weaves (down with roll). Each dodge is made with the trunk, so
             // it also carries the head 10–25 cm (slip: sideways; pull-back: back; weave: down and sideways) over
             // 0.15–0.35 s each way, at least as long as the head's own turn takes.
-            m.pitch.oscillations.append(.init(amplitude: r.range(0.5, 1.5) * deg, frequency: r.range(1.5, 2.5), phase: 0,
-                                              onset: t0, rampUp: 1))
-            m.bobAcceleration = r.range(2, 5)
-            m.bobFrequency = r.range(1.5, 2.5)
-            m.bobOnset = t0
+            bounceOnTheFeet(random: &r)
             let facing = m.yaw.offset
             let forward = Vector3(cos(facing), sin(facing), 0), left = Vector3(-sin(facing), cos(facing), 0)
             while t < end - 3 {
@@ -208,6 +234,95 @@ enum CohortMotions {
                 m.carriages.append(.init(start: start, outDuration: outDuration, hold: hold,
                                          backDuration: outDuration / back, offset: direction * distance))
                 t += r.range(0.5, 2)
+            }
+        case .driftingGlance:
+            // Out 20–80° at 90–300 °/s; then, while the eyes hold the target, the head keeps turning the same
+            // way at 5–30 °/s for 0.3–1 s (eye-head coordination: the head's movement outlasts the gaze shift
+            // and the eyes counter-roll); then back as fast as out (0.8–1.2 of its speed).
+            while t < end - 5 {
+                let side = r.sign()
+                let g = glanceOut(side: side, angle: r.range(20, 80), peak: r.range(90, 300), hold: r.range(0.3, 1.0),
+                                  drift: r.range(5, 30), random: &r)
+                t = g + r.range(1, 4)
+            }
+        case .lookBack:
+            // Looking back over one shoulder, once or twice in a row to the same side: out 50–90° at
+            // 100–300 °/s, a look of 0.2–1 s (half of them drifting on at 5–30 °/s), back as fast as out; a
+            // second look follows 0–0.5 s after the head is back.
+            while t < end - 8 {
+                let side = r.sign()
+                for _ in 0..<r.integer(1, 2) {
+                    let drift = r.uniform() < 0.5 ? r.range(5, 30) : 0
+                    t = glanceOut(side: side, angle: r.range(50, 90), peak: r.range(100, 300), hold: r.range(0.2, 1.0),
+                                  drift: drift, random: &r) + r.range(0, 0.5)
+                }
+                t += r.range(1, 4)
+            }
+        case .turnToSomeone:
+            // Turning to a person beside or across: 30–90° at 60–200 °/s, looking at them for 1–5 s while the
+            // head moves with the conversation (talking's small movements throughout) and drifts by up to 20 %
+            // of the turn, then back at 0.6–1.2 of the speed.
+            for axis in [\HeadTrajectory.pitch, \HeadTrajectory.yaw, \HeadTrajectory.roll] {
+                let f = r.range(1, 4)
+                m[keyPath: axis].oscillations.append(.init(amplitude: min(r.range(0.3, 1.5), 6.5 / (2 * Double.pi * f)) * deg,
+                                                            frequency: f, phase: r.range(0, 2 * Double.pi), onset: t0, rampUp: 0.5))
+            }
+            while t < end - 8 {
+                let side = r.sign()
+                let angle = side * r.range(30, 90), peak = r.range(60, 200)
+                let out = swing(at: t, angle: angle, peak: peak, longest: 3)
+                let hold = r.range(1, 5)
+                let drift = HeadTrajectory.Swing(start: out.end, duration: hold, delta: angle * r.range(-0.2, 0.2) * deg)
+                let back = swing(at: out.end + hold, angle: -(angle + drift.delta / deg), peak: peak * r.range(0.6, 1.2), longest: 3)
+                m.yaw.swings += [out, drift, back]
+                let cross = r.range(-0.2, 0.2)
+                m.pitch.swings += [crossTalk(out, cross), crossTalk(back, cross)]
+                t = back.end + r.range(1, 4)
+            }
+        case .slips:
+            // The defences the held-out boxing set is made of, with the head turned by the trunk: slips (the
+            // trunk turns and leans so the head leaves the punch's line sideways by 10–25 cm, yawing 10–40°
+            // with 10–50 % as much roll) and rolls (under a hook: down 10–20 cm and across 15–30 cm, yawing
+            // 15–40° with 20–60 % as much nose-down pitch), each returned after 0–0.3 s at 0.5–1.0 of the
+            // speed, on feet that bounce. The trunk carries and turns the head in one movement: each leg takes
+            // 0.15–0.35 s (the dodge must beat a punch, delivered in a few tenths of a second: Piorkowski,
+            // Lees & Barton 2011), and no less than the head's turn needs, since active head rotation
+            // accelerates by at most 5 000 °/s² (87 rad/s²; active head rotation at 2–5 Hz, Equilibrium Res.
+            // 46:155). So the head turns as fast as in a shake (up to ~320 °/s) but accelerates by 4–55 m/s²,
+            // several times what the turn explains at the ear.
+            bounceOnTheFeet(random: &r)
+            let facing = m.yaw.offset
+            let left = Vector3(-sin(facing), cos(facing), 0)
+            let fastestTurn = 87.0
+            while t < end - 3 {
+                let hold = r.range(0, 0.3), back = r.range(0.5, 1.0)
+                let side = r.sign()
+                let isRoll = r.uniform() < 0.4
+                let yawAngle = r.sign() * (isRoll ? r.range(15, 40) : r.range(10, 40))
+                // A bell-shaped turn by Y over D peaks at π²Y/(2D²) of angular acceleration.
+                let leg = max(r.range(0.15, 0.35), Double.pi * (abs(yawAngle) * deg / (2 * fastestTurn)).squareRoot())
+                let out = HeadTrajectory.Swing(start: t, duration: leg, delta: yawAngle * deg)
+                let returned = HeadTrajectory.Swing(start: out.end + hold, duration: leg / back, delta: -yawAngle * deg)
+                m.yaw.swings += [out, returned]
+                let direction: Vector3
+                let distance: Double
+                if isRoll {
+                    let down = r.range(0.10, 0.20), across = r.range(0.15, 0.30)
+                    direction = (Vector3(0, 0, -down) + left * (side * across)).normalized
+                    distance = (down * down + across * across).squareRoot()
+                    let pitch = abs(yawAngle) * r.range(0.2, 0.6), roll = yawAngle * r.range(-0.3, 0.3)
+                    m.pitch.swings += [crossTalk(out, pitch / yawAngle), crossTalk(returned, pitch / yawAngle)]
+                    m.roll.swings += [crossTalk(out, roll / yawAngle), crossTalk(returned, roll / yawAngle)]
+                } else {
+                    direction = left * side
+                    distance = r.range(0.10, 0.25)
+                    let roll = -side * abs(yawAngle) * r.range(0.1, 0.5), pitch = yawAngle * r.range(-0.2, 0.2)
+                    m.roll.swings += [crossTalk(out, roll / yawAngle), crossTalk(returned, roll / yawAngle)]
+                    m.pitch.swings += [crossTalk(out, pitch / yawAngle), crossTalk(returned, pitch / yawAngle)]
+                }
+                m.carriages.append(.init(start: t, outDuration: leg, hold: hold, backDuration: leg / back,
+                                         offset: direction * distance))
+                t = returned.end + r.range(0.5, 2)
             }
         default:
             break

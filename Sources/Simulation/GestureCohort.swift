@@ -6,6 +6,9 @@ public enum CohortKind: String, Sendable, CaseIterable {
     case singleNod = "single nod", nods = "nods", singleShake = "single shake", shakes = "shakes"
     case glance, lookAround = "looking around", tilt = "head tilt", talking, chewing, walking, running
     case boxing = "boxing dodges"
+    // Added after the others, so the trials of the kinds above stay what they were for a given seed.
+    case driftingGlance = "glance, drifting hold", lookBack = "look-backs", turnToSomeone = "turning to someone"
+    case slips = "boxing slips and rolls"
 
     public var isGesture: Bool { gestureLabel != nil }
     /// "nod" or "shake" for the gestures.
@@ -28,6 +31,10 @@ public struct CohortGesture: Sendable {
     public var end: Double
     public var completingPeak: Double
     public var swings: Int
+    /// Start, fastest moment and end of each of its swings (s), in order.
+    public var swingStarts: [Double] = []
+    public var swingPeaks: [Double] = []
+    public var swingEnds: [Double] = []
 }
 
 /// One simulated recording: sensor-frame samples of one virtual wearer, with the truth.
@@ -63,6 +70,21 @@ public struct CohortDevice: Sendable {
     /// How much later the accelerometer's path shows motion than the gyro's (s): 0–10 ms, the spread of
     /// on-chip filter group delays between the two sensors of MEMS IMUs (their low-pass settings differ).
     public var accelLag: Double
+    /// Output range and resolution of each sensor (rad/s and m/s²): readings beyond the range clip, and every
+    /// reading is a whole number of steps (infinite range and zero step: a 16-bit part, as good as exact).
+    public var gyroRange = Double.infinity
+    public var gyroStep = 0.0
+    public var accelRange = Double.infinity
+    public var accelStep = 0.0
+}
+
+/// Which devices the cohort's wearers have.
+public enum CohortDevices: String, Sendable, CaseIterable {
+    /// Boards and headsets from 25 Hz to 1 kHz (log-uniform), sensor low-pass at 0.35–0.8 of Nyquist, 16-bit.
+    case mixed
+    /// Earbuds as the held-out earbud sets describe them: 40–50 Hz, a 5 Hz on-chip low-pass, 8-bit samples
+    /// (the gyro clipping at ±153 °/s, the accelerometer at ±4 g).
+    case earbud
 }
 
 /// A seeded synthetic cohort: virtual wearers drawn from the gesture model's ranges (see
@@ -72,14 +94,24 @@ public struct GestureCohort: Sendable {
     public var wearers: Int
     public var seed: UInt64
     public var distractorSeconds = 40.0
+    public var devices = CohortDevices.mixed
 
     /// Every trial's movement (gesture or distractor) begins 1.5 s to this long after its start (s): the
     /// still lead-in a recording starts with.
     public static let latestMovementStart = 2.5
 
-    public init(wearers: Int, seed: UInt64 = 1) {
-        self.wearers = wearers; self.seed = seed
+    public init(wearers: Int, seed: UInt64 = 1, devices: CohortDevices = .mixed) {
+        self.wearers = wearers; self.seed = seed; self.devices = devices
     }
+
+    /// The earbud's sensors (`CohortDevices.earbud`): 8-bit samples over ±153 °/s and ±4 g.
+    static let earbudGyroRange = 153 * Units.radiansPerDegree
+    static let earbudAccelRange = 4 * Units.standardGravity
+    static let earbudBits = 8.0
+    /// The earbud's on-chip low-pass, −3 dB at 5 Hz: two first-order poles each at 5 Hz / √(√2 − 1) (7.8 Hz),
+    /// about 40 ms of delay, between the MPU-6050's 19 ms and the MPU-6500's 33 (gyro) and 67 ms (accel) at
+    /// their 5 Hz setting (hardware-facts §1.2).
+    static let earbudPoleHz = 5 / (2.0.squareRoot() - 1).squareRoot()
 
     /// Boards the cohort wears: level, headphone (sensor X back, Y up, Z left), upside down, turned 90°,
     /// earbud (sensor Z out of the ear).
@@ -101,9 +133,22 @@ public struct GestureCohort: Sendable {
         // Drawn last, so the draws above stay what they were for a given seed.
         let sensorOffset = Vector3(r.range(-0.01, 0.02), r.sign() * r.range(0.06, 0.08), r.range(0.02, 0.06))
         let accelLag = r.range(0, 0.010)
-        return CohortDevice(rateHz: rate, lowPassHz: lowPass, gyroNoise: density * nyquist.squareRoot(),
-                            accelNoise: accelDensity * nyquist.squareRoot(), gyroBias: bias, mount: mount,
-                            misalignment: misalignment, sensorOffset: sensorOffset, accelLag: accelLag)
+        var d = CohortDevice(rateHz: rate, lowPassHz: lowPass, gyroNoise: density * nyquist.squareRoot(),
+                             accelNoise: accelDensity * nyquist.squareRoot(), gyroBias: bias, mount: mount,
+                             misalignment: misalignment, sensorOffset: sensorOffset, accelLag: accelLag)
+        if devices == .earbud {
+            // Drawn after the rest, so an earbud wearer is the same wearer with another device.
+            d.rateHz = r.range(40, 50)
+            d.lowPassHz = GestureCohort.earbudPoleHz
+            d.gyroNoise = density * (d.rateHz / 2).squareRoot()
+            d.accelNoise = accelDensity * (d.rateHz / 2).squareRoot()
+            let levels = pow(2, GestureCohort.earbudBits)
+            d.gyroRange = GestureCohort.earbudGyroRange
+            d.gyroStep = 2 * d.gyroRange / levels
+            d.accelRange = GestureCohort.earbudAccelRange
+            d.accelStep = 2 * d.accelRange / levels
+        }
+        return d
     }
 
     /// The trial of `kind` for `wearer`: the same every time for the same seed.
@@ -123,7 +168,9 @@ public struct GestureCohort: Sendable {
             guard let first = swings.first, let last = swings.last else { fatalError("a gesture has swings") }
             let completing = swings[min(1, swings.count - 1)]
             gesture = CohortGesture(label: label, start: first.start, end: last.end,
-                                    completingPeak: completing.peakTime, swings: swings.count)
+                                    completingPeak: completing.peakTime, swings: swings.count,
+                                    swingStarts: swings.map(\.start), swingPeaks: swings.map(\.peakTime),
+                                    swingEnds: swings.map(\.end))
             duration = last.end + r.range(1.5, 2.5)
         } else {
             CohortMotions.distractor(kind, from: lead, until: duration, into: &motion, random: &r)
@@ -152,11 +199,25 @@ public struct GestureCohort: Sendable {
             g1 += (gHead - g1) * alpha; g2 += (g1 - g2) * alpha
             a1 += (aHead - a1) * alpha; a2 += (a1 - a2) * alpha
             ts.append(t)
-            gyro.append(d.mount.unapply(g2) + d.gyroBias + r.gaussianVector() * d.gyroNoise)
-            accel.append(d.mount.unapply(a2) + r.gaussianVector() * d.accelNoise)
+            let g = d.mount.unapply(g2) + d.gyroBias + r.gaussianVector() * d.gyroNoise
+            let a = d.mount.unapply(a2) + r.gaussianVector() * d.accelNoise
+            gyro.append(GestureCohort.digitised(g, range: d.gyroRange, step: d.gyroStep))
+            accel.append(GestureCohort.digitised(a, range: d.accelRange, step: d.accelStep))
         }
         return CohortTrial(kind: kind, wearer: wearer, rateHz: d.rateHz, mount: d.mount, t: ts, accel: accel,
                            gyro: gyro, gesture: gesture)
+    }
+}
+
+extension GestureCohort {
+    /// A reading as the sensor outputs it: clipped to its range, rounded to its step.
+    static func digitised(_ v: Vector3, range: Double, step: Double) -> Vector3 {
+        guard range.isFinite || step > 0 else { return v }
+        func one(_ x: Double) -> Double {
+            let clipped = Swift.min(Swift.max(x, -range), range)
+            return step > 0 ? (clipped / step).rounded() * step : clipped
+        }
+        return Vector3(one(v.x), one(v.y), one(v.z))
     }
 }
 

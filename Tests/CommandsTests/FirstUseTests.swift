@@ -247,12 +247,14 @@ import Glibc
     @Test func evalGesturesCohortShowsProgressPerKind() {
         let r = P.run(["eval", "gestures", "--cohort", "1"])
         #expect(r.status == 0)
-        #expect(r.stderr.contains("1/24 default detector, single nod (1 wearer)"))
-        #expect(r.stderr.contains("24/24 classic detector, boxing dodges (1 wearer)"))
-        #expect(!r.stdout.contains("1/24"))
+        #expect(r.stderr.contains("1/32 default detector, single nod (1 wearer)"))
+        #expect(r.stderr.contains("32/32 classic detector, boxing slips and rolls (1 wearer)"))
+        #expect(!r.stdout.contains("1/32"))
+        // Windows: every kind with the lead-in opening, then the gesture kinds mid-gesture, per detector.
         let windows = P.run(["eval", "gestures", "--cohort", "2", "--windows", "1"])
         #expect(windows.status == 0)
-        #expect(windows.stderr.contains("13/24 classic detector, single nod (2 wearers)"))
+        #expect(windows.stderr.contains("21/40 classic detector, single nod (2 wearers)"))
+        #expect(windows.stderr.contains("40/40 classic detector, shakes (2 wearers)"))
     }
 
     @Test func thePlotCountsDisplayFramesNotSamples() throws {

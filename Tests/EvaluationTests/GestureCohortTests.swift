@@ -1,3 +1,4 @@
+import Geometry
 import Gestures
 import Simulation
 import Testing
@@ -89,6 +90,57 @@ import Testing
         for kind in [CohortKind.singleNod, .singleShake] {
             #expect((unmounted[kind]?.recall ?? 0) >= 0.97 && unmounted[kind]?.confusions == 0, "\(kind)")
         }
+    }
+
+    @Test func lookingAroundIsNoShake() {
+        // Glances whose hold drifts on while the eyes hold the target, look-backs over a shoulder, turning to
+        // someone and back: the truth is that no gesture was made. Each is a turn out and back that reverses,
+        // so the detector without its hold and width rules takes the first two for shakes.
+        let kinds: [CohortKind] = [.driftingGlance, .lookBack, .turnToSomeone]
+        let s = scores(.default, kinds)
+        for kind in kinds {
+            #expect((s[kind]?.falsePerMinute ?? 9) <= 0.2, "\(kind): \(s[kind]?.falsePerMinute ?? 0) false/min")
+        }
+        var off = GestureDetector.Settings()
+        off.holdSpeedFraction = 0
+        off.maxShakeExcursion = .infinity
+        let without = GestureCohortEvaluation(cohort: Self.cohort, settings: off).run(kinds: [.driftingGlance, .lookBack])
+        #expect(without.allSatisfy { $0.falseEvents >= 3 }, "without the rules: \(without.map(\.falseEvents))")
+    }
+
+    @Test(arguments: [CohortDevices.mixed, .earbud], [true, false])
+    func boxingSlipsAndRollsAreNoShakes(devices: CohortDevices, mountKnown: Bool) {
+        // The trunk turns the head and carries it 10–25 cm: the truth is that no gesture was made. With and
+        // without the mount (the held-out boxing set has none), on the cohort's devices and on earbuds.
+        let cohort = GestureCohort(wearers: 12, seed: 3, devices: devices)
+        var e = GestureCohortEvaluation(cohort: cohort)
+        e.mountKnown = mountKnown
+        let with = e.run(kinds: [.slips])[0]
+        // 8 minutes of dodging: 0.2/min would be 1.6 events.
+        #expect(with.falseEvents <= 1, "\(with.falseEvents) false events in \(with.minutes) min")
+        var off = GestureDetector.Settings()
+        off.shakeLeverArm = .infinity
+        e.settings = off
+        let without = e.run(kinds: [.slips])[0]
+        #expect(without.falseEvents >= 20, "the turn alone looks like shakes: \(without.falseEvents)")
+    }
+
+    @Test func earbudsSampleAsTheHeldOutEarbudsDo() {
+        // 40–50 Hz, every reading a whole number of 8-bit steps within ±153 °/s and ±4 g.
+        let cohort = GestureCohort(wearers: 6, seed: 3, devices: .earbud)
+        let gyroStep = 2 * 153 * Units.radiansPerDegree / 256, accelStep = 8 * Units.standardGravity / 256
+        for w in 0..<cohort.wearers {
+            let trial = cohort.trial(wearer: w, kind: .shakes)
+            #expect(trial.rateHz >= 40 && trial.rateHz <= 50)
+            func whole(_ x: Double, _ step: Double) -> Bool { abs(x / step - (x / step).rounded()) < 1e-9 }
+            let readings = trial.gyro.flatMap { [$0.x, $0.y, $0.z] }, forces = trial.accel.flatMap { [$0.x, $0.y, $0.z] }
+            #expect(readings.allSatisfy { whole($0, gyroStep) && abs($0) <= 153 * Units.radiansPerDegree + 1e-12 })
+            #expect(forces.allSatisfy { whole($0, accelStep) && abs($0) <= 4 * Units.standardGravity + 1e-12 })
+        }
+        // Vigorous shakes reach the gyro's end of range: some readings clip.
+        let clipped = (0..<cohort.wearers).map { cohort.trial(wearer: $0, kind: .shakes).gyro }
+            .flatMap { $0 }.filter { max(abs($0.x), abs($0.y), abs($0.z)) >= 153 * Units.radiansPerDegree - 1e-12 }
+        #expect(!clipped.isEmpty, "no shake reaches ±153 °/s")
     }
 
     @Test func theClassicRecipeMissesGentleSingleGesturesAndFiresOnGlances() {

@@ -37,6 +37,29 @@ import Testing
         }
     }
 
+    @Test func midGestureWindowsOpenWithASwingOfTheFirstCycleUnderWay() {
+        var r = SeededRandom(seed: 6)
+        var w = windows()
+        w.opening = .midGesture
+        for wearer in 0..<8 {
+            for kind in CohortKind.gestures {
+                let trial = Self.cohort.trial(wearer: wearer, kind: kind)
+                guard let g = trial.gesture, let open = w.starts(in: trial, random: &r).first else {
+                    Issue.record("\(kind): a mid-gesture window"); continue
+                }
+                // A swing of the first cycle has begun and is not yet at its fastest when the window opens; if it is
+                // the second swing, a third follows it at once.
+                let inFirst = open >= g.swingStarts[0] && open <= g.swingPeaks[0]
+                let inSecond = open >= g.swingStarts[1] && open <= g.swingPeaks[1]
+                #expect(inFirst || inSecond, "\(kind)")
+                if inSecond {
+                    #expect(kind == .nods || kind == .shakes, "\(kind): a single gesture's window opens in its first swing")
+                    #expect(g.swings > 2 && g.swingStarts[2] - g.swingEnds[1] <= GestureCohortWindows.reversalWithoutPause, "\(kind)")
+                }
+            }
+        }
+    }
+
     @Test func fromAFreshStartEveryGestureThatFitsItsWindowIsFound() {
         // Windows that leave the latency target (0.15 s) after the completing swing's peak: the detector
         // and the attitude filter start with the window, so a slow start-up shows here and nowhere else.
@@ -50,6 +73,20 @@ import Testing
         }
         let classic = windows(.classic).run(kinds: CohortKind.gestures)
         #expect(scores.reduce(0) { $0 + $1.right } > 2 * classic.reduce(0) { $0 + $1.right })
+    }
+
+    @Test(arguments: CohortDevices.allCases)
+    func aGestureCaughtMidWayAtAFreshStartIsFound(devices: CohortDevices) {
+        // Each window opens while a swing of the gesture's first cycle is under way: the attitude filter's first
+        // vertical comes from one accelerometer sample taken mid-swing, and a nod may be seen from its up swing
+        // on. On the cohort's devices and on earbuds (8-bit, clipping at ±153 °/s, 5 Hz low-pass).
+        let cohort = GestureCohort(wearers: 12, seed: 3, devices: devices)
+        var w = GestureCohortWindows(evaluation: GestureCohortEvaluation(cohort: cohort), seconds: 1)
+        w.opening = .midGesture
+        for s in w.run(kinds: CohortKind.gestures) {
+            #expect(s.fitting >= 10, "\(s.kind): only \(s.fitting) of \(s.windows) windows fit")
+            #expect(s.fittingRight >= s.fitting - 1, "\(s.kind): \(s.fittingRight) of \(s.fitting) fitting windows right")
+        }
     }
 
     @Test func aFreshStartInsideADistractorIsNoGesture() {

@@ -4,6 +4,9 @@ import Glibc
 import Geometry
 import Tracking
 import Sensors
+import Evaluation
+import Tracking
+import Gestures
 
 /// Head motion written down analytically, so the test knows the truth exactly: yaw, pitch and roll as sums of
 /// simple movements with closed-form angle and rate, the true body angular rate from the Euler-rate formula,
@@ -51,6 +54,18 @@ struct HeadMotion {
     var roll: [Movement] = []
     /// Vertical acceleration of the head in the earth frame (m/s², gravity excluded), e.g. walking bob.
     var verticalAcceleration: (Double) -> Double = { _ in 0 }
+    /// Horizontal acceleration of the head in the earth frame (m/s², x east, y north), e.g. the trunk carrying it.
+    var horizontalAcceleration: (Double) -> (x: Double, y: Double) = { _ in (0, 0) }
+
+    /// The acceleration (m/s²) at `t` of a carriage by `distance` (m) over [`start`, `start` + `duration`] with
+    /// the (1 − cos πu)/2 position profile of a reach: d²/dt² of it, zero outside the leg.
+    static func carriageLeg(_ t: Double, start: Double, duration: Double, distance: Double) -> Double {
+        guard t > start && t < start + duration else { return 0 }
+        let w = Double.pi / duration
+        return distance * w * w / 2 * cos(w * (t - start))
+    }
+    /// Where the sensor sits relative to the point the head turns about (head frame, m).
+    var sensorOffset = Vector3.zero
 
     static func sum(_ movements: [Movement], _ t: Double) -> (angle: Double, rate: Double) {
         movements.reduce((0.0, 0.0)) { acc, m in let v = m.evaluate(t); return (acc.0 + v.angle, acc.1 + v.rate) }
@@ -58,6 +73,21 @@ struct HeadMotion {
 
     /// Attitude head→ENU, true angular rate in the head frame, specific force in the head frame.
     func state(at t: Double) -> (attitude: Quaternion, gyro: Vector3, accel: Vector3) {
+        let (attitude, gyro) = rotation(at: t)
+        let carried = horizontalAcceleration(t)
+        let specificForce = Vector3(carried.x, carried.y, 9.80665 + verticalAcceleration(t))
+        var accel = attitude.inverseRotate(specificForce)
+        if sensorOffset != .zero {
+            // A point fixed in the head off the pivot: ω̇ × r + ω × (ω × r), ω̇ by a central difference.
+            let h = 1e-5
+            let spin = (rotation(at: t + h).gyro - rotation(at: t - h).gyro) * (1 / (2 * h))
+            accel += spin.cross(sensorOffset) + gyro.cross(gyro.cross(sensorOffset))
+        }
+        return (attitude, gyro, accel)
+    }
+
+    /// Attitude head→ENU and true angular rate in the head frame.
+    func rotation(at t: Double) -> (attitude: Quaternion, gyro: Vector3) {
         let (psi, dpsi) = HeadMotion.sum(yaw, t)
         let (theta, dtheta) = HeadMotion.sum(pitch, t)
         let (phi, dphi) = HeadMotion.sum(roll, t)
@@ -68,15 +98,15 @@ struct HeadMotion {
         let gyro = Vector3(dphi - dpsi * sin(theta),
                            dtheta * cos(phi) + dpsi * cos(theta) * sin(phi),
                            -dtheta * sin(phi) + dpsi * cos(theta) * cos(phi))
-        let specificForce = Vector3(0, 0, 9.80665 + verticalAcceleration(t))
-        return (attitude, gyro, attitude.inverseRotate(specificForce))
+        return (attitude, gyro)
     }
 
     /// Samples the motion at `hz` for `duration` seconds into a trace in the sensor's axes, for a board sitting
     /// on the head as `board` says (which sensor axes point forward, left, up). Adds a constant gyro bias and
     /// white noise of an MPU-class gyro/accelerometer (0.01 °/s/√Hz, 300 µg/√Hz) over the Nyquist band.
-    func trace(hz: Double, duration: Double, board: Mount = .identity, gyroBias: Vector3 = Vector3(0.004, -0.006, 0.003),
-               seed: UInt64 = 1) -> Trace {
+    /// `from`: the time of the first sample (a recording that begins mid-movement).
+    func trace(hz: Double, duration: Double, from start: Double = 0, board: Mount = .identity,
+               gyroBias: Vector3 = Vector3(0.004, -0.006, 0.003), seed: UInt64 = 1) -> Trace {
         var random = SplitMix(seed: seed)
         let gyroSigma = 0.01 * Units.radiansPerDegree * (hz / 2).squareRoot()
         let accelSigma = 300e-6 * 9.80665 * (hz / 2).squareRoot()
@@ -84,7 +114,7 @@ struct HeadMotion {
         let n = Int(duration * hz)
         records.reserveCapacity(n)
         for i in 0..<n {
-            let t = Double(i) / hz
+            let t = start + Double(i) / hz
             let s = state(at: t)
             let gyro = board.unapply(s.gyro) + gyroBias + random.gaussianVector() * gyroSigma
             let accel = board.unapply(s.accel) + random.gaussianVector() * accelSigma
@@ -115,3 +145,15 @@ struct SplitMix {
 }
 
 let degrees = Units.radiansPerDegree
+
+/// The events of a motion replayed through the product's path (board axes → mount → attitude filter →
+/// detector), the trace beginning at `from`; `mount` nil replays it as a headset configured without one.
+func replayedEvents(_ motion: HeadMotion, hz: Double, duration: Double, from start: Double = 0,
+                    board: String = "x,y,z", mount: String? = "x,y,z",
+                    settings: GestureDetector.Settings = .default) throws -> [GestureEvent] {
+    let trace = motion.trace(hz: hz, duration: duration, from: start, board: try Mount(parsing: board))
+    var s = Pipeline.Settings()
+    s.mount = try mount.map { try Mount(parsing: $0) }
+    s.gestures = settings
+    return GestureReplay.detections(in: trace, settings: s).map(\.event)
+}
