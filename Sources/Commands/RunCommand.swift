@@ -12,7 +12,7 @@ struct RunCommand: Command {
         usage: headtrack run [--i2c DEV] [--gpio-chip CHIP] [--config FILE] [--duration S] [--quiet]
                              [--fifo] [--imu-hz HZ] [--realtime [--cpu N] [--priority P]] [--socket PATH]
                headtrack run --simulated [--speed N] [--duration S] [--fifo] [--imu-hz HZ] [--realtime ...]
-                                         [--config FILE] [--socket PATH]
+                                         [--config FILE] [--socket PATH] [--learned-calibration FILE]
 
         Reads the IMU and magnetometer over I²C, fuses attitude and heading, detects gestures and drives the
         LEDs through the GPIO character device. SIGINT or SIGTERM end it cleanly with every LED off.
@@ -38,6 +38,13 @@ struct RunCommand: Command {
                             the loop's stage timing at the end
           --speed N         with --simulated: 1 = paced by the real clock (default), 0 = as fast as possible
                             with the I²C bus time modelled at 400 kHz
+          --learned-calibration FILE
+                            with --simulated: start from this learned calibration when it exists and save
+                            what the background calibration learns to it (on the headset, run keeps it
+                            beside the config's calibrationFile, as calibration.learned.json)
+
+        The background calibration learns the magnetometer's hard and soft iron while the headset is worn
+        (config calibration.auto, default true); see the README's calibration section.
         """
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
@@ -56,10 +63,15 @@ struct RunCommand: Command {
         }
         options.realtime = try RealtimeOptions.parse(&arguments)
         options.socket = try arguments.option("socket")
+        let learned = try arguments.option("learned-calibration")
         if arguments.flag("simulated") {
+            options.learnedCalibration = config.autoCalibration ? learned : nil
             let speed = try arguments.double("speed") ?? 1
             try arguments.finish()
             return try SimulatedRunMode.run(config: config, options: options, speed: speed)
+        }
+        if learned != nil {
+            throw CommandError("--learned-calibration is for run --simulated; on the headset the learned calibration lives beside the config's calibrationFile", status: 2)
         }
         try arguments.finish()
         do {

@@ -1,4 +1,5 @@
 import Formats
+import SensorCalibration
 import Service
 import SimulatedRuns
 import Simulation
@@ -8,12 +9,20 @@ import Simulation
 /// the bus time modelled.
 enum SimulatedRunMode {
     static func run(config: Config, options requested: ServiceOptions, speed: Double) throws -> Int32 {
+        // --learned-calibration FILE: start from it when it is there, save what is learned to it.
+        var startingCalibration: Calibration? = nil
+        if let path = requested.learnedCalibration, FileIO.exists(path) || FileIO.exists(path + ".previous") {
+            let (c, problem) = CalibrationStore(path: path).loadKeepingCurrent(nil)
+            if let p = problem { Console.err("headtrack: " + p) }
+            startingCalibration = c
+        }
         guard speed == 0 || speed == 1 else {
             throw CommandError("--speed must be 1 (real time) or 0 (as fast as possible) for run --simulated", status: 2)
         }
         var loopOptions = SimulatedLoopOptions()
         loopOptions.config = config
         loopOptions.readout = requested.readout
+        loopOptions.calibration = startingCalibration
         var options = requested
         options.duration = requested.duration ?? loopOptions.script.duration + 1
         options.streamByDefault = false

@@ -1,6 +1,7 @@
 import Formats
+import SensorCalibration
 
-/// What `headtrack watch` knows from the stream, and how it is drawn: six lines of at most 78 columns, so an
+/// What `headtrack watch` knows from the stream, and how it is drawn: seven lines of at most 78 columns, so an
 /// 80-column terminal shows them without wrapping and they can be redrawn in place.
 struct WatchModel {
     var source = ""
@@ -23,6 +24,12 @@ struct WatchModel {
     var faultEpisodes = 0
     var lines = 0
     var dropped = 0
+    /// From the latest `calibration` line: state, the fit in use (error and coverage, %), regions holding
+    /// samples, and the field error of the latest judging (%).
+    var compassState: String? = nil
+    var compassFit: (error: Double, coverage: Double)? = nil
+    var compassRegions = 0
+    var compassFieldError: Double? = nil
     static let keptGestures = 4
     /// Largest `n` one `dropped` line can honestly carry: the server counts state lines, at most 240 a second.
     static let maxDroppedPerLine = 1 << 40
@@ -68,6 +75,18 @@ struct WatchModel {
             } else {
                 faultActive = false
             }
+        case "calibration":
+            guard case let .string(state)? = v["state"] else { return "" }
+            compassState = state
+            if case let .number(e)? = v["fit"]?["residual_pct"], case let .number(c)? = v["fit"]?["coverage_pct"] {
+                compassFit = (e, c)
+            } else {
+                compassFit = nil
+            }
+            if case let .number(e)? = v["field_error_pct"] { compassFieldError = e } else { compassFieldError = nil }
+            if case let .array(counts)? = v["regions"]?["samples"] {
+                compassRegions = counts.filter { if case let .number(n) = $0 { return n > 0 } else { return false } }.count
+            }
         case "dropped":
             // From the wire: a count the server could never send (negative, fractional, 1e300) is ignored,
             // not converted (Int(1e300) traps), and the total saturates instead of overflowing.
@@ -93,8 +112,12 @@ struct WatchModel {
         let faultText = faultActive
             ? "SENSOR FAULT \(faultKind) since \(fixed(faultSince, 1)) s (\(faultEpisodes) so far)"
             : (faultEpisodes == 0 ? "none" : "none now (\(faultEpisodes) so far, last \(faultKind) at \(fixed(faultSince, 1)) s)")
+        var compass = "compass: " + (compassState ?? "(no calibration line yet)")
+        if let f = compassFit { compass += ", fit error \(fixed(f.error, 1)) % over \(fixed(f.coverage, 0)) % of directions" }
+        if compassState == "learning" { compass += ", samples in \(compassRegions) of \(SphereCoverage.cellCount) regions" }
+        if let e = compassFieldError { compass += ", field error \(fixed(e, 1)) %" }
         let stream = "\(lines) lines from \(source)" + (dropped > 0 ? ", \(dropped) state lines dropped (slow terminal)" : "")
-        return [header, ledLine, attitude, "gestures: " + gestureText, "faults: " + faultText, stream].map(WatchModel.clip)
+        return [header, ledLine, attitude, "gestures: " + gestureText, "faults: " + faultText, compass, stream].map(WatchModel.clip)
     }
 
     static func clip(_ s: String) -> String {

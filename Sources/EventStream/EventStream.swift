@@ -1,4 +1,5 @@
 import Fusion
+import SensorCalibration
 import Geometry
 import Gestures
 import Indicators
@@ -51,6 +52,10 @@ public final class EventStream {
     private let statePeriod: Double
     private let displayPeriod: Double
     private var faults = FaultEpisode()
+    private var nextCalibration = -Double.infinity
+    private var calibrationRevision = 0
+    /// Seconds between two `calibration` lines (one also goes out at once when the correction changes).
+    public static let calibrationPeriod = 1.0
 
     public init(settings: Settings, hello: StreamHello) throws(StreamSocketError) {
         guard settings.stateHz >= 0 && settings.stateHz.isFinite else {
@@ -90,6 +95,13 @@ public final class EventStream {
             line.fixed(t, 3)
             line.literal(",\"active\":false}\n")
             server.broadcast(line, droppable: false, t: t)
+        }
+        let revision = pipeline.autoCalibration?.revision ?? 0
+        if t >= nextCalibration || revision != calibrationRevision {
+            nextCalibration = t + EventStream.calibrationPeriod
+            calibrationRevision = revision
+            formatCalibration(t: t, pipeline: pipeline)
+            server.broadcast(line, droppable: true, t: t)
         }
         // A quarter display period of slack, so 60 Hz state on 60 Hz ticks never skips a tick to rounding.
         guard stateHz > 0, t + displayPeriod / 4 >= nextState else { return }
@@ -143,6 +155,61 @@ public final class EventStream {
             line.bool(leds & (1 << UInt64(i)) != 0)
         }
         line.literal("}}\n")
+    }
+
+    /// The background calibration's state (README "Event stream": the `calibration` message).
+    func formatCalibration(t: Double, pipeline: Pipeline) {
+        let learner = pipeline.autoCalibration
+        let calibration = pipeline.calibrationInUse
+        line.reset()
+        line.literal("{\"type\":\"calibration\",\"t\":")
+        line.fixed(t, 3)
+        line.literal(",\"state\":")
+        switch learner?.state {
+        case nil: line.literal("\"off\"")
+        case .learning?: line.literal("\"learning\"")
+        case .calibrated?: line.literal("\"calibrated\"")
+        }
+        line.literal(",\"source\":")
+        switch learner?.source {
+        case .learned?: line.literal("\"learned\"")
+        case .file?: line.literal("\"file\"")
+        case .uncalibrated?: line.literal("\"none\"")
+        case nil: line.literal(calibration.magnetometer == .identity ? "\"none\"" : "\"file\"")
+        }
+        line.literal(",\"fit\":")
+        if let q = calibration.magnetometerFit {
+            line.literal("{\"residual_pct\":")
+            line.fixed(q.relativeResidual * 100, 2)
+            line.literal(",\"coverage_pct\":")
+            line.fixed(q.coverage * 100, 1)
+            line.literal(",\"field_ut\":")
+            line.fixed(q.fieldStrength, 2)
+            line.literal("}")
+        } else {
+            line.literal("null")
+        }
+        let h = calibration.magnetometer.hardIron
+        line.literal(",\"hard_iron_ut\":[")
+        line.fixed(h.x, 2); line.byte(UInt8(ascii: ","))
+        line.fixed(h.y, 2); line.byte(UInt8(ascii: ","))
+        line.fixed(h.z, 2)
+        line.literal("],\"field_error_pct\":")
+        if let j = learner?.latestJudgement { line.fixed(j.current * 100, 2) } else { line.literal("null") }
+        line.literal(",\"refused\":")
+        line.integer(Int64(learner?.refusedSamples ?? 0))
+        line.literal(",\"regions\":{\"bands\":")
+        line.integer(Int64(SphereCoverage.bands))
+        line.literal(",\"sectors\":")
+        line.integer(Int64(SphereCoverage.sectors))
+        line.literal(",\"per_region\":")
+        line.integer(Int64(learner?.settings.slotsPerCell ?? 0))
+        line.literal(",\"samples\":[")
+        for i in 0..<SphereCoverage.cellCount {
+            if i > 0 { line.byte(UInt8(ascii: ",")) }
+            line.integer(Int64(learner?.storedSamples(inCell: i) ?? 0))
+        }
+        line.literal("]}}\n")
     }
 
     /// LED names in mask bit order (the config's gpio.leds names).

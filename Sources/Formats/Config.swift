@@ -33,6 +33,8 @@ public struct Config: Sendable, Equatable {
     public var nodShakePreset = GesturePreset.normal
     public var cooldown = 0.5
     public var calibrationFile = "/var/lib/headtrack/calibration.json"
+    /// `calibration.auto`: learn hard and soft iron in the background while worn (default on).
+    public var autoCalibration = true
     /// `stream.socket`: where `run` serves the event stream; nil = `EventStream.defaultSocketPath`, "" = off.
     public var streamSocket: String? = nil
     /// `stream.stateHz`: state lines per second (0 = gestures and faults only, at most the display rate).
@@ -95,6 +97,7 @@ public struct Config: Sendable, Equatable {
         s.compass.declinationDegrees = declinationDegrees
         s.gestures = GestureDetector.Settings(flicks: flicks, preset: gesturePreset, gestures: nodShakePreset,
                                               cooldown: cooldown)
+        if !autoCalibration { s.autoCalibration = nil }
         return s
     }
 }
@@ -161,7 +164,7 @@ struct ConfigReader {
     mutating func read(_ root: JSONValue) throws(ConfigError) -> Config {
         var c = Config()
         let top = try object(root, at: "", allowed: ["i2c", "gpio", "rates", "mount", "magnetometerMount", "declinationDeg", "gestures",
-                                                       "calibrationFile", "stream", "board", "$schema", "comment"])
+                                                       "calibrationFile", "calibration", "stream", "board", "$schema", "comment"])
         for (k, v) in top {
             switch k {
             case "i2c":
@@ -219,6 +222,10 @@ struct ConfigReader {
                     }
                 }
             case "calibrationFile": c.calibrationFile = try string(v, k)
+            case "calibration":
+                for (k2, v2) in try object(v, at: "calibration", allowed: ["auto"]) {
+                    c.autoCalibration = try bool(v2, "calibration." + k2)
+                }
             case "stream":
                 for (k2, v2) in try object(v, at: "stream", allowed: ["socket", "stateHz"]) {
                     let key = "stream." + k2

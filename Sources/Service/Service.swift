@@ -17,6 +17,9 @@ public struct ServiceOptions: Sendable {
     /// so a machine without /run/headtrack stays quiet).
     public var socket: String? = nil
     public var streamByDefault = true
+    /// Where the background calibration saves what it learned (`CalibrationWriter`); nil: nowhere. `run`
+    /// on the headset puts it beside the config's calibration file (`CalibrationStore.learnedPath`).
+    public var learnedCalibration: String? = nil
     public init() {}
 }
 
@@ -67,6 +70,9 @@ public struct Service<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock> {
         defer { notifier?.close() }
         let quiet = options.quiet
         let stream = self.stream
+        let writer = options.learnedCalibration.map { CalibrationWriter(path: $0, warn: { Log.warning($0) }) }
+        defer { writer?.finish() }
+        var calibration = CalibrationReports(writer: writer, quiet: quiet)
         session.serve(duration: options.duration, thread: LoopThread(realtime: options.realtime), status: status.text,
                       notifier: notifier, say: Log.say) { event, pipeline in
             stream?.handle(event, pipeline)
@@ -79,6 +85,8 @@ public struct Service<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock> {
             case let .reinitialized(t):
                 Log.warning("t=\(fixed(t, 2))s a sensor had lost its configuration (power glitch?): re-initialised")
             case let .display(t, _):
+                let compass = calibration.tick(t: t, pipeline: pipeline, status: &status)
+                if let notifier, let text = compass { notifier.send("STATUS=" + text) }
                 if let ended = faultLog.tick(t: t) {
                     Log.warning("t=\(fixed(t, 2))s fault over after \(fixed(ended.duration, 2)) s"
                         + (ended.repeats > 0 ? "; \(ended.repeats) more failing samples (counted in the summary)" : ""))
@@ -88,6 +96,8 @@ public struct Service<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock> {
             }
         }
         stream?.stop()
+        writer?.finish()
+        if let w = writer, w.saves > 0 { Log.info("headtrack: learned calibration saved to \(w.store.path) (\(w.saves) saves)") }
         if journalNeverBlocks { Console.outputsNeverBlock(false) }
         if Console.droppedLines > 0 {
             Log.warning("headtrack: \(Console.droppedLines) log lines dropped while the journal could not take them")
@@ -109,8 +119,12 @@ extension Service where Bus == LinuxI2CBus, Lines == LinuxGPIOLines, Clock == Li
             session = try TrackerSession.onHardware(
                 config: config, readout: options.readout, report: { if !quiet { Log.info($0) } },
                 lines: { () throws(SessionError) in try HardwareSession.openLines(config) },
-                calibration: { HardwareSession.loadCalibration(config.calibrationFile, warn: { Log.warning($0) }) })
+                calibration: { HardwareSession.startingCalibration(config, warn: { Log.warning($0) }, info: { if !quiet { Log.info($0) } }) })
         } catch { throw ServiceError(error.description) }
+        var options = options
+        if config.autoCalibration && options.learnedCalibration == nil {
+            options.learnedCalibration = CalibrationStore.learnedPath(beside: config.calibrationFile)
+        }
         return try Service(session: session, config: config, options: options)
     }
 }

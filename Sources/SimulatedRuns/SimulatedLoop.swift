@@ -1,4 +1,5 @@
 import Geometry
+import SensorCalibration
 import Hardware
 import Tracking
 import Formats
@@ -15,6 +16,8 @@ public struct SimulatedLoopOptions: Sendable {
     /// full-speed mode; nil = transfers take no simulated time.
     public var busClockHz: Double? = 400_000
     public var script: MotionScript = .demoStory
+    /// The calibration the pipeline starts from (nil: none, as a new board).
+    public var calibration: Calibration? = nil
     public init() {}
 }
 
@@ -39,7 +42,8 @@ public enum SimulatedLoop {
     public static func session<C: MonotonicClock>(
         board: SimulatedBoard, clock: C, options: SimulatedLoopOptions
     ) throws(SensorError) -> TrackerSession<SimulatedI2CBus, RecordingOutputLines, C> {
-        try TrackerSession(bus: board.bus, lines: board.leds, clock: clock, config: options.config, readout: options.readout)
+        try TrackerSession(bus: board.bus, lines: board.leds, clock: clock, config: options.config,
+                           calibration: options.calibration, readout: options.readout)
     }
 
     /// The same, started (sensors initialised), ready to `run`.
