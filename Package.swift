@@ -3,7 +3,7 @@
 // Layers, bottom to top. A target imports only targets on lines above its own; targets on one line are peers and
 // do not import each other. Tests/LayerTests checks every `import` in Sources against this list, so keep it true.
 // layer: LibC, CLinux, CRealtime, CBench, CAllocCounter, BuildInfo
-// layer: Geometry
+// layer: Geometry, BrowserView
 // layer: Hardware
 // layer: Sensors
 // layer: Fusion, SensorCalibration, Gestures, Indicators
@@ -12,21 +12,19 @@
 // layer: EventStream
 // layer: Service
 // layer: Plots, SimulatedRuns
-// layer: Commands, Evaluation
+// layer: Commands, Evaluation, Benchmarks
 // layer: LabCommands
 // layer: headtrack, headtrack-lab, HeadtrackFuzz
 // Two products: `headtrack`, the daemon that travels to the headset (run, probe, calibrate, record, replay, demo),
-// and `headtrack-lab` (bench, eval), the only one that links Evaluation, CBench and the malloc counter.
+// and `headtrack-lab` (bench, eval), the only one that links Evaluation, Benchmarks, CBench and the malloc counter.
 import PackageDescription
 
 // Release builds specialise the generic hot path (driver over its bus, loop over bus, lines and clock)
 // across modules; without it each sample pays generic-metadata lookups (`headtrack bench`: decode 330 → 27 ns).
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6),
                               .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
-// The attitude filter's scalar math (quaternion products, the bias Kalman filter) is left unpaired: LLVM's SLP
-// vectorizer packs it into two-lane doubles, and on x86-64 the shuffles that feeds it made the filter slower
-// while running fewer instructions (measured side by side, `headtrack bench` fusion stage: 134 → 125 ns with
-// it off, 1 339 → 1 489 instructions per sample). The outputs are the same: pairing reorders no arithmetic.
+// The attitude filter's scalar math is left unpaired: the shuffles that LLVM's SLP vectorizer needs cost the
+// filter time on x86-64 (README, Performance). Pairing reorders no arithmetic, so the outputs are the same.
 let fusionSettings: [SwiftSetting] = strict + [.unsafeFlags(["-Xllvm", "-vectorize-slp=false"], .when(configuration: .release))]
 
 let package = Package(
@@ -53,6 +51,9 @@ let package = Package(
         .target(name: "LibC", swiftSettings: strict),
         // Vectors, matrices, quaternions, units, angles and the mount: the floor every other layer stands on.
         .target(name: "Geometry", dependencies: ["LibC"], swiftSettings: strict),
+        // `headtrack view`'s HTTP server and page: an event stream client that serves 127.0.0.1 only. Knows
+        // nothing of the tracker but the stream's lines, and is linked only by the view command.
+        .target(name: "BrowserView", dependencies: ["LibC"], swiftSettings: strict),
         .target(name: "Hardware", dependencies: ["LibC", "CLinux"], swiftSettings: strict),
         .target(name: "Fusion", dependencies: ["LibC", "Geometry"], swiftSettings: fusionSettings),
         // Magnetometer hard/soft iron and gyro bias: the values, the ellipsoid fit, the guided session.
@@ -84,20 +85,26 @@ let package = Package(
         .target(name: "SimulatedRuns",
                 dependencies: ["Geometry", "Hardware", "Sensors", "Gestures", "Simulation", "Tracking", "Formats", "Service"],
                 swiftSettings: strict),
-        // Lab only: benchmark metrics, bench, evaluation reports.
+        // Lab only: attitude, gesture, smoothing and calibration metrics and their reports.
         .target(name: "Evaluation",
                 dependencies: ["LibC", "Geometry", "Fusion", "SensorCalibration", "Gestures", "Indicators", "Tracking", "Formats", "EventStream",
-                               "Service", "Simulation", "Sensors", "Plots", "SimulatedRuns", "CBench", "CAllocCounter"],
+                               "Service", "Simulation", "Sensors", "Plots", "SimulatedRuns"],
+                swiftSettings: strict),
+        // Lab only: `bench` (stage cost, wake-up lateness against the C loop, allocations, memory, 1 kHz) and the
+        // finder of the shared recordings it measures on.
+        .target(name: "Benchmarks",
+                dependencies: ["LibC", "CBench", "CAllocCounter", "Geometry", "Fusion", "Gestures", "Indicators", "Hardware", "Sensors",
+                               "Simulation", "Tracking", "Formats", "Service", "SimulatedRuns"],
                 swiftSettings: strict),
         // The daemon's command line: parses arguments and prints.
         .target(name: "Commands",
                 dependencies: ["LibC", "BuildInfo", "Hardware", "Sensors", "Geometry", "Fusion", "SensorCalibration", "Gestures", "Indicators",
-                               "Simulation", "Tracking", "Formats", "EventStream", "Service", "Plots", "SimulatedRuns"],
+                               "Simulation", "Tracking", "Formats", "EventStream", "Service", "Plots", "SimulatedRuns", "BrowserView"],
                 swiftSettings: strict),
         // The lab's command line (bench, eval).
         .target(name: "LabCommands",
                 dependencies: ["LibC", "BuildInfo", "Commands", "Geometry", "Fusion", "SensorCalibration", "Gestures", "Indicators", "Sensors",
-                               "Simulation", "Tracking", "Formats", "Service", "Plots", "SimulatedRuns", "Evaluation"],
+                               "Simulation", "Tracking", "Formats", "Service", "Plots", "SimulatedRuns", "Evaluation", "Benchmarks"],
                 swiftSettings: strict),
         .executableTarget(name: "headtrack", dependencies: ["Commands"], swiftSettings: strict),
         .executableTarget(name: "headtrack-lab", dependencies: ["LabCommands"], swiftSettings: strict),
@@ -119,13 +126,15 @@ let package = Package(
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "Geometry", "Fusion", "SensorCalibration"], swiftSettings: strict),
         .testTarget(name: "FormatsTests", dependencies: ["Formats", "Tracking", "Geometry", "Fusion", "SensorCalibration", "Gestures", "Sensors"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "Formats", "Indicators"], swiftSettings: strict),
+        .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "Formats", "Indicators", "Tracking", "SensorCalibration", "Geometry"],
+                    swiftSettings: strict),
         .testTarget(name: "ServiceTests", dependencies: ["Service", "Tracking", "Formats", "EventStream", "Simulation", "Geometry"],
                     swiftSettings: strict),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Plots", "SimulatedRuns", "Geometry", "Tracking", "Formats",
-                                                            "EventStream"], resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(name: "CommandsTests", dependencies: ["Commands", "LabCommands", "Geometry", "Tracking", "Formats", "Service", "Evaluation", "Simulation"],
+                                                            "EventStream", "CAllocCounter"], resources: [.copy("Fixtures")], swiftSettings: strict),
+        .testTarget(name: "CommandsTests", dependencies: ["Commands", "LabCommands", "Geometry", "Tracking", "Formats", "Service", "Evaluation", "Benchmarks", "Simulation"],
                     swiftSettings: strict),
+        .testTarget(name: "BrowserViewTests", dependencies: ["BrowserView"], swiftSettings: strict),
         // Replays every file of Fuzz/corpus (seeds and crash regressions) through the fuzz targets' code.
         .testTarget(name: "FuzzCorpusTests", dependencies: ["HeadtrackFuzz"], swiftSettings: strict),
     ]

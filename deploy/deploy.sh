@@ -12,6 +12,7 @@ usage() {
     cat <<'EOF'
 usage: deploy/deploy.sh [options] user@host
        deploy/deploy.sh [ssh options] --watch | --calibrate user@host [-- headtrack options]
+       deploy/deploy.sh [ssh options] --view [--local-port N] [--board-port N] user@host [-- headtrack view options]
 
 Deploy headtrack to a Raspberry Pi over ssh (key authentication, verified host key, passwordless sudo).
 
@@ -30,6 +31,11 @@ instead of installing:
   --calibrate            guided magnetometer calibration on the board over ssh -t: stops the service (it holds
                          the I2C bus), runs headtrack calibrate as the service user into the configured
                          calibration file, and starts the service again, also when the session is interrupted
+  --view                 the live page in your browser: starts headtrack view on the board as the service user
+                         (it listens on the board's 127.0.0.1 only), forwards it here with ssh -L, prints the
+                         local URL and opens it (xdg-open) where there is a display; Ctrl-C ends both
+  --local-port N         --view: the port on this machine (default 8740)
+  --board-port N         --view: the port on the board (default 8740)
 
 options:
   --version NAME         release name (default: UTC time + headtrack version and commit + binary hash)
@@ -55,7 +61,8 @@ so a dropped connection does not stop them: deploy reconnects (for about three m
 exit status: 0 deployed; 1 usage or local error; 2 a board check failed, nothing changed;
              3 health check failed and the previous release is running again; 4 no working release could be
              restored; 255 ssh failed (after a dropped connection that the board outlived: it could not
-             reconnect for about three minutes); --calibrate: 130 interrupted, otherwise calibrate's status.
+             reconnect for about three minutes); --calibrate: 130 interrupted, otherwise calibrate's status;
+             --view: 0 when ended with Ctrl-C, otherwise the view's status.
 EOF
 }
 
@@ -64,13 +71,14 @@ say() { printf 'deploy: %s\n' "$*"; }
 
 # MARK: - arguments
 
-mode="" binary="" swift_sdk="" target="" dry_run=0 port="" identity=""
+mode="" binary="" swift_sdk="" target="" dry_run=0 port="" identity="" local_port=8740 board_port=8740
 target_root=${HEADTRACK_TARGET_ROOT:-}
 ssh_options=()
 passthrough=() # options remote-install.sh understands as they are
 
-set_mode() { [ -z "$mode" ] || die 1 "choose one of --binary, --swift-sdk, --build-on-board, --rollback, --status, --watch, --calibrate"; mode=$1; }
-headtrack_args=() # after --, for --watch and --calibrate
+set_mode() { [ -z "$mode" ] || die 1 "choose one of --binary, --swift-sdk, --build-on-board, --rollback, --status, --watch, --calibrate, --view"; mode=$1; }
+headtrack_args=() # after --, for --watch, --calibrate and --view
+port_number() { [[ $2 =~ ^[0-9]+$ ]] && [ "$2" -ge 1 ] && [ "$2" -le 65535 ] || die 1 "$1 needs a port number 1...65535, got '$2'"; }
 
 while [ $# -gt 0 ]; do
     case $1 in
@@ -81,6 +89,9 @@ while [ $# -gt 0 ]; do
         --status) set_mode status ;;
         --watch) set_mode watch ;;
         --calibrate) set_mode calibrate ;;
+        --view) set_mode view ;;
+        --local-port) port_number "$1" "${2:-}"; local_port=$2; shift ;;
+        --board-port) port_number "$1" "${2:-}"; board_port=$2; shift ;;
         --) shift; headtrack_args=("$@"); break ;;
         --version | --board | --keep | --health-timeout | --settle)
             passthrough+=("$1" "${2:?$1 needs a value}"); shift ;;
@@ -98,8 +109,8 @@ done
 [ -n "$target" ] || { usage >&2; die 1 "no target: give user@host (e.g. pi@headset.local)"; }
 [ -n "$mode" ] || mode=build-here
 case $mode in
-    watch | calibrate) ;;
-    *) [ "${#headtrack_args[@]}" = 0 ] || die 1 "options after -- are only for --watch and --calibrate" ;;
+    watch | calibrate | view) ;;
+    *) [ "${#headtrack_args[@]}" = 0 ] || die 1 "options after -- are only for --watch, --calibrate and --view" ;;
 esac
 passthrough_root=()
 if [ -n "$target_root" ]; then passthrough_root=(--target-root "$target_root"); fi
@@ -112,6 +123,8 @@ ssh_cmd=(ssh -o StrictHostKeyChecking=yes -o BatchMode=yes -o ConnectTimeout=10)
 if [ -n "$port" ]; then ssh_cmd+=(-p "$port"); fi
 if [ -n "$identity" ]; then ssh_cmd+=(-i "$identity"); fi
 ssh_cmd+=("${ssh_options[@]}")
+# --view's own connection carries the port forward for as long as the page is open: no shared master for it.
+ssh_plain=("${ssh_cmd[@]}")
 
 work=$(mktemp -d)
 # One ssh connection for the whole deploy (check, upload, install): each handshake costs a second on a Pi Zero.
@@ -343,6 +356,73 @@ systemctl stop "$unit" || { echo "error: systemctl stop $unit failed" >&2; exit 
 if [ -f "$config" ]; then set -- --config "$config" "$@"; fi
 runuser -u headtrack -- "$bin" calibrate "$@"'
 
+# headtrack view on the board, as the service user (the event socket is the group headtrack's). It ends when the
+# laptop's ssh does (Ctrl-C, a closed lid, a dropped link): the session's stdin closes then, and the watcher here
+# stops the view; or when the view ends by itself (a port in use), which ends the session.
+# shellcheck disable=SC2016 # expanded on the board
+view_script='set -u
+R=$1; shift
+bin=$R/opt/headtrack/current/headtrack
+[ -x "$bin" ] || { echo "error: no headtrack release on this board ($bin): deploy one first." >&2; exit 2; }
+runuser -u headtrack -- "$bin" view "$@" &
+view=$!
+cat >/dev/null <&0 &
+watcher=$!
+wait -n "$view" "$watcher"
+rc=$?
+if kill -0 "$view" 2>/dev/null; then kill "$view"; wait "$view"; rc=0; fi
+kill "$watcher" 2>/dev/null
+exit "$rc"'
+
+# The laptop side of --view: the session above with a local forward to the board's 127.0.0.1, the URL once the
+# view listens, and both ended by Ctrl-C.
+run_view() {
+    local rc=0 url=http://127.0.0.1:$local_port/ waited=0
+    mkfifo "$work/view-in"
+    "${ssh_plain[@]}" -o ExitOnForwardFailure=yes -L "127.0.0.1:$local_port:127.0.0.1:$board_port" "$target" \
+        "$(as_root "bash -c $(quote "$view_script") $(quote view "$target_root" --port "$board_port" "${headtrack_args[@]}")")" \
+        <"$work/view-in" >"$work/view-out" 2>&1 &
+    view_ssh=$!
+    exec 3>"$work/view-in" # the session's stdin: open until we end
+    end_view() {
+        trap - INT TERM HUP
+        exec 3>&- # the board sees the session's input end and stops the view
+        kill "$view_ssh" 2>/dev/null || true
+        wait "$view_ssh" 2>/dev/null || true
+        if [ -n "$view_tail" ]; then kill "$view_tail" 2>/dev/null || true; fi
+        say "view on $target ended."
+        exit 0
+    }
+    trap end_view INT TERM HUP
+    view_tail=""
+    while ! grep -q '^headtrack view: http' "$work/view-out"; do
+        if ! kill -0 "$view_ssh" 2>/dev/null; then
+            wait "$view_ssh" || rc=$?
+            grep -v '^Warning: Permanently added' "$work/view-out" >"$work/stderr" || true
+            cat "$work/stderr" >&2
+            if grep -q 'Address already in use\|cannot listen\|Could not request local forwarding' "$work/stderr"; then
+                die 1 "port $local_port here is in use: give another --local-port N (or --board-port N for the board's)."
+            fi
+            [ "$rc" != 255 ] || explain_ssh_failure "$work/stderr"
+            die "$rc" "headtrack view on $target did not start (see above)."
+        fi
+        sleep 0.1
+        waited=$((waited + 1))
+        [ "$waited" -lt 300 ] || { kill "$view_ssh"; die 1 "headtrack view on $target did not start within 30 s (see $work/view-out)"; }
+    done
+    say "the headset's live page: $url  (Ctrl-C ends it)"
+    if command -v xdg-open >/dev/null && { [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; }; then
+        xdg-open "$url" >/dev/null 2>&1 || say "xdg-open could not open it: open $url yourself"
+    fi
+    # The board's lines (the tracker coming and going) as they come.
+    tail -n +1 -f --pid="$view_ssh" "$work/view-out" | grep --line-buffered -v '^Warning: Permanently added' | sed -u 's/^/board: /' &
+    view_tail=$!
+    wait "$view_ssh" || rc=$?
+    trap - INT TERM HUP
+    kill "$view_tail" 2>/dev/null || true
+    [ "$rc" = 0 ] || die "$rc" "headtrack view on $target ended with an error (see above)."
+    say "view on $target ended."
+}
 
 # MARK: - main
 
@@ -354,6 +434,9 @@ case $mode in
         exit 0 ;;
     watch)
         board_session "$watch_script" watch || die $? "headtrack watch on $target ended with an error (see above)."
+        exit 0 ;;
+    view)
+        run_view
         exit 0 ;;
     calibrate)
         rc=0

@@ -2,6 +2,7 @@
 # One command that installs what is missing and runs every test suite:
 #   1. swift test (unit, simulated-hardware and recorded-trace tests)
 #   1b. Tests/stream/run.sh (event stream clients, the Python example, `watch` in tmux)
+#   1c. Tests/view/run.sh (`headtrack view` in headless Chromium through WebDriver; installs chromium)
 #   2. Tests/hil/run.sh  (the real Linux I²C and GPIO drivers in a VM), when present
 #   3. Tests/board/run.sh (the cross-built aarch64 binary under qemu-user against the native build)
 #   4. Tests/hil/run.sh --arch arm64 (the same VM checks on Debian's arm64 kernel with the cross-built binary)
@@ -21,6 +22,7 @@ run_suite() {
 }
 run_suite "swift test" swift test
 run_suite "event stream test" Tests/stream/run.sh
+run_suite "live page in a browser" Tests/view/run.sh
 [ -x Tests/hil/run.sh ] && run_suite "kernel VM test" Tests/hil/run.sh
 [ -x Tests/board/run.sh ] && run_suite "board binary under qemu-user" Tests/board/run.sh
 [ -x Tests/hil/run.sh ] && [ -x scripts/build-board.sh ] && run_suite "kernel VM test arm64" Tests/hil/run.sh --arch arm64

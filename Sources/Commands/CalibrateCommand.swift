@@ -2,10 +2,12 @@ import LibC
 import Fusion
 import SensorCalibration
 import Geometry
+import Gestures
 import Hardware
 import Tracking
 import Formats
 import Service
+import EventStream
 
 /// `headtrack calibrate`: gyro bias at rest, then magnetometer hard/soft iron from turning the headset,
 /// saved atomically to the calibration file (the old one kept as FILE.previous).
@@ -14,8 +16,8 @@ struct CalibrateCommand: Command {
     static let summary = "measure gyro bias and magnetometer hard/soft iron; save them to the calibration file"
     static let help = """
         usage: headtrack calibrate [--out FILE] [--i2c DEV] [--config FILE] [--duration S] [--skip-gyro]
-                                   [--restart-service [--service UNIT] [--service-user USER]]
-               headtrack calibrate --trace TRACE [--out FILE] [--skip-gyro]
+                                   [--restart-service [--service UNIT] [--service-user USER]] [--socket PATH]
+               headtrack calibrate --trace TRACE [--out FILE] [--skip-gyro] [--socket PATH [--speed N]]
                headtrack calibrate --show [--out FILE]
 
         Guided in the terminal:
@@ -49,6 +51,11 @@ struct CalibrateCommand: Command {
           --trace TRACE       calibrate from a recorded imu-trace v1 file instead of the sensors, with the
                               same stop rule (the fit uses the samples up to where it is complete)
           --show              print the calibration file and exit
+          --socket PATH       serve the event stream while calibrating: state lines and `calibration` lines with
+                              the samples, the fit and its coverage cells, so `headtrack view --socket PATH`
+                              draws the sphere filling up (the service's socket is gone while it is stopped)
+          --speed N           with --trace and --socket: replay the trace N× faster than its own time
+                              (default 1; 0 = as fast as possible)
         """
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
@@ -62,7 +69,15 @@ struct CalibrateCommand: Command {
         let restartService = arguments.flag("restart-service")
         let unit = try arguments.option("service") ?? "headtrack"
         let serviceUser = try arguments.option("service-user") ?? "headtrack"
+        let socket = try arguments.option("socket")
+        let speed = try arguments.double("speed", in: 0...Limits.maxSpeed, what: "0 (as fast as possible) or a speed up to \(Int(Limits.maxSpeed))× the trace's time")
         try arguments.finish()
+        if speed != nil && (trace == nil || socket == nil) {
+            throw CommandError("--speed paces a --trace for the stream: it needs --trace and --socket", status: 2)
+        }
+        if let s = speed, s > 0 && s < Limits.minSpeed {
+            throw CommandError("--speed must be 0 (as fast as possible) or at least \(Limits.minSpeed)", status: 2)
+        }
         let store = CalibrationStore(path: out)
 
         if show {
@@ -81,14 +96,24 @@ struct CalibrateCommand: Command {
             guard recording.hasMagnetometer else {
                 throw CommandError("\(path) has no magnetometer columns (mx,my,mz are empty): nothing to calibrate for heading; record a trace on a board with a magnetometer")
             }
-            // The same stop rule as on the sensors: the fit uses the samples up to the moment it is complete.
-            for r in recording.records where session.phase != .complete {
-                session.add(t: r.t, gyro: r.gyro, accel: r.accel, mag: r.mag)
+            var broadcast: CalibrationBroadcast? = nil
+            if socket != nil, let stream = try ReplayCommand.openStream(recording, socket: socket) {
+                broadcast = CalibrationBroadcast(stream: stream)
+            }
+            defer { broadcast?.stop() }
+            if let b = broadcast {
+                replayStreaming(recording, into: &session, broadcast: b, speed: speed ?? 1)
+            } else {
+                // The same stop rule as on the sensors: the fit uses the samples up to the moment it is complete.
+                for r in recording.records where session.phase != .complete {
+                    session.add(t: r.t, gyro: r.gyro, accel: r.accel, mag: r.mag)
+                }
             }
             if session.phase == .keepStill {
                 throw CommandError("\(path) never holds still for \(fixed(settings.restSeconds, 0)) s: pass --skip-gyro to calibrate only the magnetometer")
             }
-            return try finish(session, store: store)
+            let done = session
+            return try broadcast?.end(done, saved: "saved \(store.path)") { try finish(done, store: store) } ?? finish(done, store: store)
         }
 
         // On the board: who holds the sensors decides what happens.
@@ -103,8 +128,10 @@ struct CalibrateCommand: Command {
         case let .refuse(message):
             throw CommandError(message)
         case .calibrate:
-            try runOnSensors(&session, config: config, i2c: i2c, duration: duration)
-            return try finish(session, store: store)
+            let broadcast = try runOnSensors(&session, config: config, i2c: i2c, duration: duration, socket: socket)
+            defer { broadcast?.stop() }
+            let done = session
+            return try broadcast?.end(done, saved: "saved \(store.path)") { try finish(done, store: store) } ?? finish(done, store: store)
         case .restartService:
             guard let user = ServiceUser.lookup(serviceUser) else {
                 throw CommandError("no user '\(serviceUser)' on this board (the service's User=): pass --service-user, nothing changed")
@@ -125,17 +152,27 @@ struct CalibrateCommand: Command {
                 waited += 0.1
             }
             try user.become()
-            try runOnSensors(&session, config: config, i2c: i2c, duration: duration)
-            return try finish(session, store: store)
+            let broadcast = try runOnSensors(&session, config: config, i2c: i2c, duration: duration, socket: socket)
+            defer { broadcast?.stop() }
+            let done = session
+            return try broadcast?.end(done, saved: "saved \(store.path)") { try finish(done, store: store) } ?? finish(done, store: store)
         }
     }
 
-    private static func runOnSensors(_ session: inout CalibrationSession, config: Config, i2c: String, duration: Double) throws {
+    /// The guided calibration on the sensors; with `socket`, the stream it serves (still open, for the last line).
+    private static func runOnSensors(_ session: inout CalibrationSession, config: Config, i2c: String, duration: Double,
+                                     socket: String?) throws -> CalibrationBroadcast? {
         var cfg = config
         cfg.i2cDevice = i2c
         var tracker = try TrackerSession.started(config: cfg, lines: NoLines())
         guard tracker.loop.driver.hasMagnetometer else {
             throw CommandError("\(tracker.loop.driver.chipName) on \(i2c) has no magnetometer: nothing to calibrate for heading (check the wiring of the AK8963 / external compass)")
+        }
+        var broadcast: CalibrationBroadcast? = nil
+        if let stream = try StreamSetup.open(socket: socket, config: config, byDefault: false,
+                                             hello: StreamHello(board: tracker.loop.driver, rates: config.rates,
+                                                                stateHz: config.streamStateHz)) {
+            broadcast = CalibrationBroadcast(stream: stream)
         }
         let live = Console.isTerminal
         var lastPrint = -Double.infinity
@@ -143,7 +180,8 @@ struct CalibrateCommand: Command {
         var state = session
         tracker.run(duration: nil, shouldStop: {
             state.phase == .complete || (turnStart != nil && (lastPrint - turnStart!) > duration)
-        }) { event, _ in
+        }) { event, pipeline in
+            broadcast?.handle(event, pipeline, session: state)
             guard case let .imu(t, sample, mag) = event else { return }
             state.add(t: t, gyro: sample.gyro, accel: sample.accel, mag: mag)
             if state.phase == .turn && turnStart == nil { turnStart = t }
@@ -156,8 +194,40 @@ struct CalibrateCommand: Command {
         if live { Console.out("") }
         session = state
         if session.phase == .keepStill {
+            broadcast?.stop()
             throw CommandError("stopped before the gyro bias was measured; nothing written")
         }
+        return broadcast
+    }
+
+    /// `--trace` with `--socket`: the trace through the pipeline (state lines for the view's head) and the
+    /// session, paced at the trace's own time × `speed`, until the turn is complete.
+    private static func replayStreaming(_ recording: Trace, into session: inout CalibrationSession,
+                                        broadcast: CalibrationBroadcast, speed: Double) {
+        var pacer = TracePacer(firstTraceTime: recording.records.first?.t ?? 0, speed: speed)
+        var state = session
+        var pendingGesture: (t: Double, event: GestureEvent)? = nil
+        Replay.run(recording, settings: Pipeline.Settings()) { event in
+            guard state.phase != .complete else { return }  // the rest of the trace runs unpaced and unsent
+            switch event {
+            case let .sample(index, t, pipeline):
+                if let g = pendingGesture {
+                    // Published with its start and count, which the pipeline holds from this sample on.
+                    pendingGesture = nil
+                    let d = pipeline.streamDetails(of: g.event, at: g.t)
+                    broadcast.stream.gesture(g.event, t: g.t, start: d.start, count: d.count)
+                }
+                let r = recording.records[index]
+                state.add(t: t, gyro: r.gyro, accel: r.accel, mag: r.mag)
+                broadcast.progress(state, t: t)
+            case let .display(t, leds, pipeline):
+                pacer.wait(untilTraceTime: t)
+                broadcast.stream.display(t: t, leds: leds, pipeline: pipeline)
+            case let .gesture(t, e):
+                pendingGesture = (t, e)
+            }
+        }
+        session = state
     }
 
     private static func finish(_ session: CalibrationSession, store: CalibrationStore) throws -> Int32 {

@@ -11,6 +11,7 @@ public enum HeadtrackCommand {
             DemoCommand.self,
             RunCommand.self,
             WatchCommand.self,
+            ViewCommand.self,
             ProbeCommand.self,
             RecordCommand.self,
             ReplayCommand.self,

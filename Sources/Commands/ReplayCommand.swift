@@ -115,13 +115,7 @@ struct ReplayCommand: Command {
         var failure: Error? = nil
         let stream = streaming ? try openStream(trace, socket: socket) : nil
         defer { stream?.stop() }
-        let pacer = LinuxMonotonicClock()
-        let realStart = pacer.now()
-        // Trace seconds paced so far. A gap longer than Replay.maxGap is skipped here as Replay's display ticks
-        // skip it: pacing from the first sample instead slept through the gap and, for a trace spanning its
-        // full time range (±1e10 s), overflowed Nanoseconds (2e19 ns) and trapped.
-        var pacedTraceTime = 0.0
-        var lastPacedTick = trace.records.first?.t ?? 0
+        var pacer = TracePacer(firstTraceTime: trace.records.first?.t ?? 0)
         let writer = learnedPath.map { CalibrationWriter(path: $0, warn: { Console.err($0) }) }
         var learnedRevision = 0
         var unsaved: Calibration? = nil
@@ -159,9 +153,7 @@ struct ReplayCommand: Command {
                     recorder.display(t: t, leds: leds, pipeline: pipeline)
                     if let stream {
                         // Paced: each display tick waits for its moment of trace time on the real clock.
-                        pacedTraceTime += min(max(0, t - lastPacedTick), Replay.maxGap)
-                        lastPacedTick = t
-                        pacer.sleep(until: realStart + Nanoseconds(pacedTraceTime * 1e9))
+                        pacer.wait(untilTraceTime: t)
                         stream.display(t: t, leds: leds, pipeline: pipeline)
                     }
                 }

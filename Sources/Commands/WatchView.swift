@@ -76,15 +76,23 @@ struct WatchModel {
                 faultActive = false
             }
         case "calibration":
+            guard case let .string(phase)? = v["phase"] else { return "" }
+            if phase != "background" {
+                // The guided session's lines (`calibrate --socket`): its phase is what there is to tell.
+                compassState = "guided calibration: " + phase
+                compassFit = nil
+                compassFieldError = nil
+                break
+            }
             guard case let .string(state)? = v["state"] else { return "" }
             compassState = state
-            if case let .number(e)? = v["fit"]?["residual_pct"], case let .number(c)? = v["fit"]?["coverage_pct"] {
-                compassFit = (e, c)
+            if case let .number(e)? = v["in_use"]?["residual"], case let .number(c)? = v["in_use"]?["coverage"] {
+                compassFit = (e * 100, c * 100)
             } else {
                 compassFit = nil
             }
-            if case let .number(e)? = v["field_error_pct"] { compassFieldError = e } else { compassFieldError = nil }
-            if case let .array(counts)? = v["regions"]?["samples"] {
+            if case let .number(e)? = v["field_error"] { compassFieldError = e * 100 } else { compassFieldError = nil }
+            if case let .array(counts)? = v["fit"]?["cells"] {
                 compassRegions = counts.filter { if case let .number(n) = $0 { return n > 0 } else { return false } }.count
             }
         case "dropped":
@@ -113,9 +121,9 @@ struct WatchModel {
             ? "SENSOR FAULT \(faultKind) since \(fixed(faultSince, 1)) s (\(faultEpisodes) so far)"
             : (faultEpisodes == 0 ? "none" : "none now (\(faultEpisodes) so far, last \(faultKind) at \(fixed(faultSince, 1)) s)")
         var compass = "compass: " + (compassState ?? "(no calibration line yet)")
-        if let f = compassFit { compass += ", fit error \(fixed(f.error, 1)) % over \(fixed(f.coverage, 0)) % of directions" }
-        if compassState == "learning" { compass += ", samples in \(compassRegions) of \(SphereCoverage.cellCount) regions" }
-        if let e = compassFieldError { compass += ", field error \(fixed(e, 1)) %" }
+        if let f = compassFit { compass += "; fit \(fixed(f.error, 1)) %, \(fixed(f.coverage, 0)) % covered" }
+        if compassState == "learning" { compass += "; \(compassRegions)/\(SphereCoverage.cellCount) regions" }
+        if let e = compassFieldError { compass += "; field \(fixed(e, 1)) % off" }
         let stream = "\(lines) lines from \(source)" + (dropped > 0 ? ", \(dropped) state lines dropped (slow terminal)" : "")
         return [header, ledLine, attitude, "gestures: " + gestureText, "faults: " + faultText, compass, stream].map(WatchModel.clip)
     }

@@ -66,20 +66,10 @@ public struct GestureCohortEvaluation: Sendable {
         records.reserveCapacity(trial.t.count)
         for i in trial.t.indices { records.append(TraceRecord(t: trial.t[i], accel: trial.accel[i], gyro: trial.gyro[i])) }
         let trace = Trace(metadata: ["rate_hz": "\(trial.rateHz)"], records: records)
-        // A headset configured without a mount runs with none: the sensor's own axes, head axes unknown.
-        let mount = mountKnown ? trial.mount : nil
-        switch detector {
-        case .default:
-            var s = Pipeline.Settings()
-            s.mount = mount
-            s.gestures = settings
-            return GestureReplay.detections(in: trace, settings: s)
-        case .classic:
-            var s = TrackingPipeline<ClassicGestureDetector>.Settings()
-            s.mount = trial.mount
-            s.gestures = classicSettings
-            return GestureReplay.detections(in: trace, settings: s)
-        }
+        // A headset configured without a mount runs with none: the sensor's own axes, head axes unknown. The
+        // classic recipe has no such rule and always gets the mount.
+        let mount = mountKnown || detector == .classic ? trial.mount : nil
+        return detector.detections(in: trace, mount: mount, settings: settings, classicSettings: classicSettings)
     }
 
     func score(_ trial: CohortTrial, into s: inout KindScore) {

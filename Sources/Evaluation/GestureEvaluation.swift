@@ -63,18 +63,7 @@ public struct GestureEvaluation: Sendable {
     }
 
     public func detections(in trace: Trace) -> [GestureDetection] {
-        switch detector {
-        case .default:
-            var s = Pipeline.Settings()
-            s.mount = mount
-            s.gestures = settings
-            return GestureReplay.detections(in: trace, settings: s)
-        case .classic:
-            var s = TrackingPipeline<ClassicGestureDetector>.Settings()
-            s.mount = mount
-            s.gestures = classicSettings
-            return GestureReplay.detections(in: trace, settings: s)
-        }
+        detector.detections(in: trace, mount: mount, settings: settings, classicSettings: classicSettings)
     }
 
     private func duration(of trace: Trace) -> Double {

@@ -13,6 +13,10 @@ public struct StreamHello: Sendable, Equatable {
     public var magnetometer: String?
     public var rates: LoopRates
     public var stateHz: Double
+    /// The north LED's sector: lit within this many degrees of north, with the hysteresis the panel applies.
+    public var northLed: (halfWidth: Double, hysteresis: Double) {
+        (LedPanel.Settings.default.northHalfWidth, LedPanel.Settings.default.northHysteresis)
+    }
 
     public init(imu: String, magnetometer: String?, rates: LoopRates, stateHz: Double) {
         self.imu = imu
@@ -52,10 +56,9 @@ public final class EventStream {
     private let statePeriod: Double
     private let displayPeriod: Double
     private var faults = FaultEpisode()
-    private var nextCalibration = -Double.infinity
-    private var calibrationRevision = 0
-    /// Seconds between two `calibration` lines (one also goes out at once when the correction changes).
-    public static let calibrationPeriod = 1.0
+    private let calibration = BackgroundCalibrationFeed()
+    /// Send the background calibration's `calibration` lines (off while a guided calibration sends its own).
+    public var sendsBackgroundCalibration = true
 
     public init(settings: Settings, hello: StreamHello) throws(StreamSocketError) {
         guard settings.stateHz >= 0 && settings.stateHz.isFinite else {
@@ -96,13 +99,7 @@ public final class EventStream {
             line.literal(",\"active\":false}\n")
             server.broadcast(line, droppable: false, t: t)
         }
-        let revision = pipeline.autoCalibration?.revision ?? 0
-        if t >= nextCalibration || revision != calibrationRevision {
-            nextCalibration = t + EventStream.calibrationPeriod
-            calibrationRevision = revision
-            formatCalibration(t: t, pipeline: pipeline)
-            server.broadcast(line, droppable: true, t: t)
-        }
+        if sendsBackgroundCalibration { calibration.publish(pipeline, t: t, to: server) }
         // A quarter display period of slack, so 60 Hz state on 60 Hz ticks never skips a tick to rounding.
         guard stateHz > 0, t + displayPeriod / 4 >= nextState else { return }
         nextState = nextState.isFinite && nextState + statePeriod > t ? nextState + statePeriod : t + statePeriod
@@ -147,6 +144,13 @@ public final class EventStream {
         line.fixed(q.x, 5); line.byte(UInt8(ascii: ","))
         line.fixed(q.y, 5); line.byte(UInt8(ascii: ","))
         line.fixed(q.z, 5)
+        // The head's angular rate (x forward, y left, z up) without the filter's gyro bias: what the
+        // gesture detector sees, for the live view's plot.
+        let w = (pipeline.headGyro - pipeline.filter.gyroBias) * Units.degreesPerRadian
+        line.literal("],\"rates_dps\":[")
+        line.fixed(w.x, 1); line.byte(UInt8(ascii: ","))
+        line.fixed(w.y, 1); line.byte(UInt8(ascii: ","))
+        line.fixed(w.z, 1)
         line.literal("],\"leds\":{")
         for i in 0..<EventStream.ledNames.count {
             if i > 0 { line.byte(UInt8(ascii: ",")) }
@@ -155,61 +159,6 @@ public final class EventStream {
             line.bool(leds & (1 << UInt64(i)) != 0)
         }
         line.literal("}}\n")
-    }
-
-    /// The background calibration's state (README "Event stream": the `calibration` message).
-    func formatCalibration(t: Double, pipeline: Pipeline) {
-        let learner = pipeline.autoCalibration
-        let calibration = pipeline.calibrationInUse
-        line.reset()
-        line.literal("{\"type\":\"calibration\",\"t\":")
-        line.fixed(t, 3)
-        line.literal(",\"state\":")
-        switch learner?.state {
-        case nil: line.literal("\"off\"")
-        case .learning?: line.literal("\"learning\"")
-        case .calibrated?: line.literal("\"calibrated\"")
-        }
-        line.literal(",\"source\":")
-        switch learner?.source {
-        case .learned?: line.literal("\"learned\"")
-        case .file?: line.literal("\"file\"")
-        case .uncalibrated?: line.literal("\"none\"")
-        case nil: line.literal(calibration.magnetometer == .identity ? "\"none\"" : "\"file\"")
-        }
-        line.literal(",\"fit\":")
-        if let q = calibration.magnetometerFit {
-            line.literal("{\"residual_pct\":")
-            line.fixed(q.relativeResidual * 100, 2)
-            line.literal(",\"coverage_pct\":")
-            line.fixed(q.coverage * 100, 1)
-            line.literal(",\"field_ut\":")
-            line.fixed(q.fieldStrength, 2)
-            line.literal("}")
-        } else {
-            line.literal("null")
-        }
-        let h = calibration.magnetometer.hardIron
-        line.literal(",\"hard_iron_ut\":[")
-        line.fixed(h.x, 2); line.byte(UInt8(ascii: ","))
-        line.fixed(h.y, 2); line.byte(UInt8(ascii: ","))
-        line.fixed(h.z, 2)
-        line.literal("],\"field_error_pct\":")
-        if let j = learner?.latestJudgement { line.fixed(j.current * 100, 2) } else { line.literal("null") }
-        line.literal(",\"refused\":")
-        line.integer(Int64(learner?.refusedSamples ?? 0))
-        line.literal(",\"regions\":{\"bands\":")
-        line.integer(Int64(SphereCoverage.bands))
-        line.literal(",\"sectors\":")
-        line.integer(Int64(SphereCoverage.sectors))
-        line.literal(",\"per_region\":")
-        line.integer(Int64(learner?.settings.slotsPerCell ?? 0))
-        line.literal(",\"samples\":[")
-        for i in 0..<SphereCoverage.cellCount {
-            if i > 0 { line.byte(UInt8(ascii: ",")) }
-            line.integer(Int64(learner?.storedSamples(inCell: i) ?? 0))
-        }
-        line.literal("]}}\n")
     }
 
     /// LED names in mask bit order (the config's gpio.leds names).
@@ -239,7 +188,11 @@ public final class EventStream {
         b.fixed(h.rates.displayHz, 1)
         b.literal(",\"state_hz\":")
         b.fixed(h.stateHz, 1)
-        b.literal("}}\n")
+        b.literal("},\"north_led_deg\":")
+        b.fixed(h.northLed.halfWidth, 1)
+        b.literal(",\"north_led_hysteresis_deg\":")
+        b.fixed(h.northLed.hysteresis, 1)
+        b.literal("}\n")
         return b
     }
 }

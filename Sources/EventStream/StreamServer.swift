@@ -49,6 +49,8 @@ public final class StreamServer {
     private let listener: UnixListener
     private let slots: [Slot]
     private let hello: LineBuffer
+    /// The first line every client receives.
+    public var helloLine: String { hello.text }
     private let droppedLine = LineBuffer(capacity: 64)
     private let inbox: UnsafeMutableRawPointer
     private static let inboxBytes = 512

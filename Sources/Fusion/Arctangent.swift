@@ -1,10 +1,7 @@
 import LibC
 
-// atan2 for every direction without libm, for the attitude filter's large heading offsets. libm's atan2 costs
-// about 120 instructions and a call; this is about 40 inline, with the same accuracy (within a few 1e-16 rad,
-// tested against libm over the circle). Its two divisions in a row make it no faster in time than glibc's on
-// this x86 (measured: the compass stage went from 12.6 to 13.9 ns with it, so the compass keeps libm's); in
-// the filter, where it runs beside other work, it saves instructions at the same speed.
+// atan2 for every direction without libm's call, for the attitude filter's large heading offsets, with libm's
+// accuracy (tested against it over the circle). The compass keeps libm's: see the README's Performance section.
 
 /// atan2(y, x) in (−π, π], as libm gives it, ±0 and ±π by the sign of y included.
 ///

@@ -26,34 +26,21 @@ public struct LedPanel: Sendable {
     }
 
     public let settings: Settings
-    private var gestureUntil: (Double, Double, Double, Double, Double, Double) =
-        (-.infinity, -.infinity, -.infinity, -.infinity, -.infinity, -.infinity)
+    /// When each gesture's LED goes off again.
+    private var gestureUntil = GestureLedTimes()
     public private(set) var northOn = false
 
     public init(settings: Settings = .default) { self.settings = settings }
 
     public mutating func show(_ event: GestureLedEvent, at t: Double) {
-        let until = t + settings.gestureOnTime
-        switch event {
-        case .nod: gestureUntil.0 = until
-        case .shake: gestureUntil.1 = until
-        case .up: gestureUntil.2 = until
-        case .down: gestureUntil.3 = until
-        case .left: gestureUntil.4 = until
-        case .right: gestureUntil.5 = until
-        }
+        gestureUntil[event] = t + settings.gestureOnTime
     }
 
     /// The LED bit mask at time `t`.
     public mutating func mask(at t: Double, heading: DisplayedHeading, fault: Bool) -> UInt64 {
         var m: UInt64 = 0
         func set(_ led: Led, _ on: Bool) { if on { m |= 1 << UInt64(led.rawValue) } }
-        set(.nod, t < gestureUntil.0)
-        set(.shake, t < gestureUntil.1)
-        set(.up, t < gestureUntil.2)
-        set(.down, t < gestureUntil.3)
-        set(.left, t < gestureUntil.4)
-        set(.right, t < gestureUntil.5)
+        for event in GestureLedEvent.allCases { set(event.led, t < gestureUntil[event]) }
         if heading.hasValue && heading.isLive {
             let offNorth = abs(shortestDegrees(from: 0, to: heading.degrees))
             if northOn {
@@ -114,4 +101,45 @@ public struct LedPanel: Sendable {
 /// Gesture kinds as the LED panel knows them (Indicators does not import Gestures).
 public enum GestureLedEvent: String, Sendable, CaseIterable {
     case nod, shake, up, down, left, right
+
+    /// The LED that shows it.
+    public var led: Led {
+        switch self {
+        case .nod: return .nod
+        case .shake: return .shake
+        case .up: return .up
+        case .down: return .down
+        case .left: return .left
+        case .right: return .right
+        }
+    }
+}
+
+/// A time per gesture LED, held inline (the display tick allocates nothing).
+struct GestureLedTimes: Sendable {
+    private var nod = -Double.infinity, shake = -Double.infinity, up = -Double.infinity
+    private var down = -Double.infinity, left = -Double.infinity, right = -Double.infinity
+
+    subscript(event: GestureLedEvent) -> Double {
+        get {
+            switch event {
+            case .nod: return nod
+            case .shake: return shake
+            case .up: return up
+            case .down: return down
+            case .left: return left
+            case .right: return right
+            }
+        }
+        set {
+            switch event {
+            case .nod: nod = newValue
+            case .shake: shake = newValue
+            case .up: up = newValue
+            case .down: down = newValue
+            case .left: left = newValue
+            case .right: right = newValue
+            }
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import Service
 import Commands
+import Benchmarks
 import Evaluation
 import Formats
 

@@ -1,3 +1,4 @@
+import Benchmarks
 import LibC
 import Commands
 

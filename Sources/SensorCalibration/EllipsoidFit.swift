@@ -54,6 +54,9 @@ public enum EllipsoidFit {
         public var samples: Int
         /// Most consecutive samples (in the order given) beyond the robust cut-off.
         public var longestOutlierRun: Int
+        /// The inliers per sphere cell around the fitted centre, from which `coverage` is counted (the live
+        /// view draws them).
+        public var cells: SphereCoverage
     }
 
     public enum Failure: Error, Equatable, CustomStringConvertible {
@@ -220,7 +223,7 @@ public enum EllipsoidFit {
                       inlierFraction: Double(inliers) / Double(samples.count),
                       coverage: coverage.fraction(minimumCount: samplesPerCell),
                       spread: moments.smallestDeviation / strength, axisRatio: e.axisRatio, samples: samples.count,
-                      longestOutlierRun: longestRun)
+                      longestOutlierRun: longestRun, cells: coverage)
     }
 
     /// Reweighting rounds: Tukey IRLS settles in 3–6 on real turns; the cap bounds the work.
@@ -418,7 +421,9 @@ public struct SphereCoverage: Sendable, Equatable {
     public static let sectors = 12
     public static var cellCount: Int { bands * sectors }
 
-    private var counts = [Int](repeating: 0, count: SphereCoverage.cellCount)
+    /// Vectors per cell, index `band * sectors + sector`: band 0 is the lowest z, sector 0 starts at +x and
+    /// the sectors go counter-clockwise (towards +y).
+    public private(set) var counts = [Int](repeating: 0, count: SphereCoverage.cellCount)
 
     public init() {}
 

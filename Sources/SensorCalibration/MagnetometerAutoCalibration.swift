@@ -138,8 +138,20 @@ public struct MagnetometerAutoCalibration: Sendable {
     /// Samples refused because the field moved more than the head's turn explains.
     public private(set) var refusedSamples = 0
     public private(set) var latestJudgement: Judgement? = nil
-    /// The most recent fit's quality, accepted or not (what the view shows while learning).
-    public private(set) var latestFit: EllipsoidFit.Result? = nil
+    /// The most recent fit, accepted or not (what the view shows while learning).
+    public private(set) var latestFit: FitSummary? = nil
+
+    /// A fit's figures (`EllipsoidFit.Result` without its cells: a result kept here must not hold on to the
+    /// fit's coverage buffer, which the fit after next fills again in place).
+    public struct FitSummary: Sendable, Equatable {
+        public var correction: MagnetometerCorrection
+        public var fieldStrength: Double
+        public var relativeResidual: Double
+        public var inlierFraction: Double
+        public var coverage: Double
+        public var spread: Double
+        public var samples: Int
+    }
 
     /// The established correction the one in use replaced, kept to come back to.
     private var previous: (correction: MagnetometerCorrection, quality: Calibration.FitQuality?, source: Source)? = nil
@@ -189,9 +201,19 @@ public struct MagnetometerAutoCalibration: Sendable {
 
     public var state: State { isEstablished && source != .uncalibrated ? .calibrated : .learning }
 
-    /// Kept samples that count, and how many of the regions hold `acceptance.samplesPerCell` of them.
+    /// Magnetometer samples offered, and kept samples that count (in all, and in one region).
+    public private(set) var observedSamples = 0
     public var storedSamples: Int { samples.count(numbered: 0..<Int.max) }
     public func storedSamples(inCell cell: Int) -> Int { samples.count(inCell: cell) }
+    /// The number the next kept sample gets.
+    public var nextSampleNumber: Int { samples.nextSequence }
+
+    /// Calls `body` with each stored sample (raw, µT) numbered in `range` that still counts, in storage order.
+    public func forEachStoredSample(numbered range: Range<Int>, _ body: (Vector3) -> Void) {
+        for i in 0..<samples.capacity where samples.isCurrent(i) && range.contains(samples.slots[i].sequence) {
+            body(samples.slots[i].field)
+        }
+    }
 
     // MARK: Per sample
 
@@ -199,6 +221,7 @@ public struct MagnetometerAutoCalibration: Sendable {
     /// gyro-and-gravity frame) at that moment.
     public mutating func observe(_ raw: Vector3, level: Quaternion) {
         guard raw.isFinite, level.isFinite else { return }
+        observedSamples += 1
         smoothed = hasKept ? smoothed + (raw - smoothed) * settings.gateSmoothing : raw
         if hasKept {
             let moved = (smoothed - lastKept).length
@@ -238,7 +261,10 @@ public struct MagnetometerAutoCalibration: Sendable {
             guard !fitter.isRunning else { return false }
             candidate = fitter.result.flatMap { plausible($0) ? $0 : nil }
             freshFit = fitter.result
-            if let r = fitter.result { latestFit = r }
+            if let r = fitter.result {
+                latestFit = FitSummary(correction: r.correction, fieldStrength: r.fieldStrength, relativeResidual: r.relativeResidual,
+                                       inlierFraction: r.inlierFraction, coverage: r.coverage, spread: r.spread, samples: r.samples)
+            }
             judgeFrom = fitter.sequenceLimit
             fitter.abandon()
             phase = .awaitingFresh
@@ -261,14 +287,21 @@ public struct MagnetometerAutoCalibration: Sendable {
             cursor = end
             guard cursor == samples.capacity else { return false }
             phase = .collecting
-            return decide()
+            let changed = decide()
+            candidate = nil
+            freshFit = nil
+            return changed
         }
     }
 
     /// The filter's gyro-and-gravity frame started over (a chip reset): fresh samples from before it are in
     /// another frame, so the fit in progress is judged later on samples from now on.
     public mutating func frameRestarted() {
-        if phase != .collecting && phase != .fitting { phase = .collecting }
+        if phase != .collecting && phase != .fitting {
+            phase = .collecting
+            candidate = nil
+            freshFit = nil
+        }
         judgeFrom = samples.nextSequence
         hasKept = false
     }

@@ -22,7 +22,10 @@ struct SlicedEllipsoidFit: Sendable {
     private var equations = EllipsoidFit.NormalEquations()
     private var weights: [Double]
     private var histogram = ErrorHistogram()
-    private var coverage = SphereCoverage()
+    /// Two coverages, used by turns: a result keeps the one its quality pass filled (`Result.cells`), and the
+    /// pass after next refills it in place, when that result has been replaced (so no copy is ever made).
+    private var coverages = (SphereCoverage(), SphereCoverage())
+    private var secondCoverage = false
     private var moments = EllipsoidFit.Moments()
     private var cursor = 0
     private var iteration = 0
@@ -114,7 +117,7 @@ struct SlicedEllipsoidFit: Sendable {
             inliers += 1
             squares += e * e
             let c = correction.apply(m)
-            coverage.add(direction: c)
+            if secondCoverage { coverages.1.add(direction: c) } else { coverages.0.add(direction: c) }
             moments.add(c)
         case .idle, .done, .failed:
             return
@@ -155,12 +158,13 @@ struct SlicedEllipsoidFit: Sendable {
         case .quality:
             guard inliers > 0, let e = ellipsoid else { stage = .failed; return }
             let strength = e.radius * scale
+            let coverage = secondCoverage ? coverages.1 : coverages.0
             result = EllipsoidFit.Result(correction: correction, fieldStrength: strength,
                                          relativeResidual: (squares / Double(inliers)).squareRoot(),
                                          inlierFraction: Double(inliers) / Double(visited),
                                          coverage: coverage.fraction(minimumCount: samplesPerCell),
                                          spread: moments.smallestDeviation / strength, axisRatio: e.axisRatio,
-                                         samples: visited, longestOutlierRun: 0)
+                                         samples: visited, longestOutlierRun: 0, cells: coverage)
             stage = .done
         case .idle, .done, .failed:
             return
@@ -178,7 +182,8 @@ struct SlicedEllipsoidFit: Sendable {
         inliers = 0
         visited = 0
         squares = 0
-        coverage.removeAll()
+        secondCoverage.toggle()
+        if secondCoverage { coverages.1.removeAll() } else { coverages.0.removeAll() }
         moments = EllipsoidFit.Moments()
         stage = .quality
     }

@@ -1,4 +1,5 @@
 import EventStream
+import Formats
 /// How `run` logs sensor faults: the first failing sample of an episode is logged with its cause, the rest
 /// are counted and summed up in one line when the episode ends. A loose connector fails up to every sample
 /// (200 a second at the default rate); a line per sample would bury the journal and cost the loop a
@@ -32,5 +33,23 @@ public struct FaultLog: Sendable {
     public mutating func tick(t: Double) -> Ended? {
         guard episode.tick(t: t) else { return nil }
         return Ended(repeats: repeats, duration: episode.lastFault - began)
+    }
+
+    /// The journal line `event` calls for, if any: a fault when its episode begins, a chip found reset (a power
+    /// glitch) also once per episode, since a chip that stays reset is re-initialised at every health check,
+    /// and the end of an episode with the count of failing samples not logged one by one.
+    public mutating func warning(for event: LoopEvent) -> String? {
+        switch event {
+        case let .fault(t, error):
+            return fault(t: t) ? "t=\(fixed(t, 2))s fault: \(error)" : nil
+        case let .reinitialized(t):
+            return fault(t: t) ? "t=\(fixed(t, 2))s a sensor had lost its configuration (power glitch?): re-initialised" : nil
+        case let .display(t, _):
+            guard let ended = tick(t: t) else { return nil }
+            return "t=\(fixed(t, 2))s fault over after \(fixed(ended.duration, 2)) s"
+                + (ended.repeats > 0 ? "; \(ended.repeats) more failing samples (counted in the summary)" : "")
+        case .imu, .gesture:
+            return nil
+        }
     }
 }

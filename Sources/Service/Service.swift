@@ -77,22 +77,10 @@ public struct Service<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock> {
                       notifier: notifier, say: Log.say) { event, pipeline in
             stream?.handle(event, pipeline)
             if let notifier, let text = status.handle(event) { notifier.send("STATUS=" + text) }
-            switch event {
-            case let .gesture(t, e):
-                if !quiet { Log.gesture(e, at: t, into: gestureLine) }
-            case let .fault(t, error):
-                if faultLog.fault(t: t) { Log.warning("t=\(fixed(t, 2))s fault: \(error)") }
-            case let .reinitialized(t):
-                Log.warning("t=\(fixed(t, 2))s a sensor had lost its configuration (power glitch?): re-initialised")
-            case let .display(t, _):
-                let compass = calibration.tick(t: t, pipeline: pipeline, status: &status)
-                if let notifier, let text = compass { notifier.send("STATUS=" + text) }
-                if let ended = faultLog.tick(t: t) {
-                    Log.warning("t=\(fixed(t, 2))s fault over after \(fixed(ended.duration, 2)) s"
-                        + (ended.repeats > 0 ? "; \(ended.repeats) more failing samples (counted in the summary)" : ""))
-                }
-            case .imu:
-                break
+            if case let .gesture(t, e) = event, !quiet { Log.gesture(e, at: t, into: gestureLine) }
+            if let warning = faultLog.warning(for: event) { Log.warning(warning) }
+            if case let .display(t, _) = event, let text = calibration.tick(t: t, pipeline: pipeline, status: &status) {
+                notifier?.send("STATUS=" + text)
             }
         }
         stream?.stop()

@@ -16,6 +16,12 @@ public enum ImuReadout: String, Sendable, CaseIterable {
     case fifo
 }
 
+/// The loop's stages, by their index in the loop's schedule. (A wake-up serves them as health check,
+/// magnetometer, IMU, display: a chip is checked before it is read, the field before the sample that uses it.)
+public enum LoopStage: Int, CaseIterable, Sendable {
+    case imu, magnetometer, display, healthCheck
+}
+
 /// What the loop reports to its observer. Plain values: reporting allocates nothing.
 public enum LoopEvent {
     case imu(t: Double, sample: ImuSample, mag: Vector3?)
@@ -98,12 +104,15 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
     public mutating func run(duration: Double?, shouldStop: () -> Bool, observer: (LoopEvent, Pipeline) -> Void) {
         origin = clock.now()
         func period(_ hz: Double) -> Nanoseconds { Nanoseconds((1e9 / hz).rounded()) }
-        schedule = MultiRateSchedule(
-            periods: [period(rates.imuHz), period(driver.hasMagnetometer ? rates.magHz : 1e-3),
-                      period(rates.displayHz), period(rates.healthCheckHz)],
-            origin: origin)
+        schedule = MultiRateSchedule(periods: LoopStage.allCases.map { stage in
+            switch stage {
+            case .imu: return period(rates.imuHz)
+            case .magnetometer: return period(driver.hasMagnetometer ? rates.magHz : 1e-3)
+            case .display: return period(rates.displayHz)
+            case .healthCheck: return period(rates.healthCheckHz)
+            }
+        }, origin: origin)
         let end = duration.map { origin + Nanoseconds($0 * 1e9) } ?? Nanoseconds.max
-        var due: (Nanoseconds, Nanoseconds, Nanoseconds, Nanoseconds) = (0, 0, 0, 0)
         var slept = false  // the first iteration runs at once (deadline = origin): not a wake-up
         while !shouldStop() {
             let deadline = schedule.nextDeadline
@@ -114,22 +123,22 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
             let wake = stageMark
             if slept { timing.wakeLateness.record(now - deadline) }
             slept = true
-            let fired = schedule.fire(now: now, dueTimes: &due)
+            let firing = schedule.fire(now: now)
             // A chip just re-initialised (or failing its check) is not read in the same wake-up: its data
             // registers still hold a sample taken with the reset configuration.
             var imuReady = true
-            if fired & 0b1000 != 0 {
-                if !imuCheckPending { imuReady = checkIMU(t: seconds(due.3), observer: observer) }
-                if driver.hasMagnetometer && !magnetometerCheckPending { _ = checkMagnetometer(t: seconds(due.3), observer: observer) }
+            if let t = due(.healthCheck, firing) {
+                if !imuCheckPending { imuReady = checkIMU(t: t, observer: observer) }
+                if driver.hasMagnetometer && !magnetometerCheckPending { _ = checkMagnetometer(t: t, observer: observer) }
                 timing.healthCheck.record(lap())
             }
-            if fired & 0b0010 != 0 && driver.hasMagnetometer {
-                readMagnetometer(t: seconds(due.1), observer: observer)
+            if let t = due(.magnetometer, firing), driver.hasMagnetometer {
+                readMagnetometer(t: t, observer: observer)
                 timing.magnetometerRead.record(lap())
             }
-            if fired & 0b0001 != 0 && imuReady { readIMU(t: seconds(due.0), observer: observer) }
-            if fired & 0b0100 != 0 {
-                display(t: seconds(due.2), observer: observer)
+            if let t = due(.imu, firing), imuReady { readIMU(t: t, observer: observer) }
+            if let t = due(.display, firing) {
+                display(t: t, observer: observer)
                 timing.display.record(lap())
             }
             timing.tick.record(stageMark - wake)
@@ -141,6 +150,11 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
     public mutating func ledsOff() { try? lines.set(0) }
 
     private func seconds(_ ns: Nanoseconds) -> Double { Double(ns - origin) * 1e-9 }
+
+    /// The loop time (s) `stage` was due at when it fired in `firing`, else nil.
+    private func due(_ stage: LoopStage, _ firing: MultiRateSchedule.Firing) -> Double? {
+        firing.fired(stage.rawValue) ? seconds(firing.dueTime(stage.rawValue)) : nil
+    }
 
     /// Real time since the last stage boundary, which moves here.
     private mutating func lap() -> Nanoseconds {

@@ -9,9 +9,7 @@ public final class AK09916Model: SimulatedChip {
     public var registers = [UInt8](repeating: 0, count: 0x33)
     public let clock: VirtualClock
     public unowned let host: ICM20948Model
-    private var lastMeasurementIndex: Int64 = -1
-    private var dataLatched = false
-    private var pending: (Int16, Int16, Int16, overflow: Bool)? = nil
+    private var measurements = MagnetometerMeasurements()
 
     public init(clock: VirtualClock, host: ICM20948Model) {
         self.clock = clock
@@ -23,9 +21,7 @@ public final class AK09916Model: SimulatedChip {
         for i in registers.indices { registers[i] = 0 }
         registers[0x00] = 0x48
         registers[0x01] = 0x09
-        lastMeasurementIndex = -1
-        dataLatched = false
-        pending = nil
+        measurements.reset()
     }
 
     public var isVisible: Bool { host.bypassEnabled }
@@ -42,27 +38,21 @@ public final class AK09916Model: SimulatedChip {
 
     private func measure() {
         guard let rate = rateHz else { return }
-        let index = Int64((clock.seconds * rate).rounded(.down))
-        if index == lastMeasurementIndex { return }
-        // DOR: this measurement lands on unread data, or one landed unread since the last call.
-        if lastMeasurementIndex >= 0 && (registers[0x10] & 0x01 != 0 || index - lastMeasurementIndex >= 2) { registers[0x10] |= 0x02 }
-        lastMeasurementIndex = index
-        let t = Double(index) / rate
+        guard let (t, overrun) = measurements.due(now: clock.seconds, rate: rate, unread: registers[0x10] & 0x01 != 0) else { return }
+        if overrun { registers[0x10] |= 0x02 }  // DOR
         let icm = host.sensor.magnetometer(host.motion.state(at: t), at: t)
         let die = Vector3(icm.x, -icm.y, -icm.z)  // ICM frame → die frame (the mapping is its own inverse)
         // HOFL: the AK8963's criterion, |X|+|Y|+|Z| ≥ 4912 µT (model assumption for the AK09916).
         let overflow = abs(die.x) + abs(die.y) + abs(die.z) >= 4912
-        pending = (RegisterStorage.counts(die.x / 0.15, limit: 32752), RegisterStorage.counts(die.y / 0.15, limit: 32752),
-                   RegisterStorage.counts(die.z / 0.15, limit: 32752), overflow)
-        if !dataLatched { publish() }
+        func counts(_ v: Double) -> Int16 { RegisterStorage.counts(v / 0.15, limit: 32752) }
+        publish(measurements.measured(.init(x: counts(die.x), y: counts(die.y), z: counts(die.z), overflow: overflow)))
     }
 
-    private func publish() {
-        guard let p = pending else { return }
-        pending = nil
-        RegisterStorage.storeLittleEndian(p.0, into: &registers, at: 0x11)
-        RegisterStorage.storeLittleEndian(p.1, into: &registers, at: 0x13)
-        RegisterStorage.storeLittleEndian(p.2, into: &registers, at: 0x15)
+    private func publish(_ sample: MagnetometerMeasurements.Sample?) {
+        guard let p = sample else { return }
+        RegisterStorage.storeLittleEndian(p.x, into: &registers, at: 0x11)
+        RegisterStorage.storeLittleEndian(p.y, into: &registers, at: 0x13)
+        RegisterStorage.storeLittleEndian(p.z, into: &registers, at: 0x15)
         registers[0x18] = p.overflow ? 0x08 : 0
         registers[0x10] |= 0x01
     }
@@ -73,13 +63,12 @@ public final class AK09916Model: SimulatedChip {
         for i in 0..<buffer.count {
             buffer[i] = r < registers.count ? registers[r] : 0
             if r >= 0x11 && r <= 0x17 {
-                dataLatched = true
+                measurements.dataRead()
                 registers[0x10] &= ~0x03  // reading data clears DRDY and DOR
             }
             if r == 0x18 {  // reading ST2 ends the read: new data may be published
-                dataLatched = false
                 registers[0x10] &= ~0x03
-                publish()
+                publish(measurements.readEnded())
             }
             r += 1
         }
@@ -89,7 +78,7 @@ public final class AK09916Model: SimulatedChip {
         switch register {
         case 0x31:
             registers[0x31] = value & 0x1F
-            lastMeasurementIndex = -1
+            measurements.restartClock()
             registers[0x10] = 0
         case 0x32 where value & 0x01 != 0:
             powerOnReset()

@@ -8,16 +8,14 @@ import Sensors
 public final class AK8963Model: SimulatedChip {
     public var registers = [UInt8](repeating: 0, count: 0x13)
     public let clock: VirtualClock
-    public unowned let host: MPU9250Model
+    public unowned let host: InvenSenseModel
     /// Fuse ROM sensitivity adjustment values.
     public var asa: (UInt8, UInt8, UInt8) = (176, 177, 165)
     /// Emulate the chip's real sensitivity spread, so applying ASA is what makes readings right.
     public var applySensitivitySpread = true
-    private var lastMeasurementIndex: Int64 = -1
-    private var dataLatched = false
-    private var pending: (Int16, Int16, Int16, overflow: Bool)? = nil
+    private var measurements = MagnetometerMeasurements()
 
-    public init(clock: VirtualClock, host: MPU9250Model) {
+    public init(clock: VirtualClock, host: InvenSenseModel) {
         self.clock = clock
         self.host = host
         reset()
@@ -27,8 +25,7 @@ public final class AK8963Model: SimulatedChip {
         for i in registers.indices { registers[i] = 0 }
         registers[0] = 0x48
         registers[1] = 0x9A  // INFO, arbitrary
-        lastMeasurementIndex = -1
-        dataLatched = false
+        measurements.reset()
     }
 
     public var isVisible: Bool { host.bypassEnabled }
@@ -45,12 +42,8 @@ public final class AK8963Model: SimulatedChip {
         case 0x06: rate = 100
         default: return
         }
-        let index = Int64((clock.seconds * rate).rounded(.down))
-        if index == lastMeasurementIndex { return }
-        // DOR: a measurement was skipped — this one lands on unread data, or one landed unread since the last call.
-        if lastMeasurementIndex >= 0 && (registers[0x02] & 0x01 != 0 || index - lastMeasurementIndex >= 2) { registers[0x02] |= 0x02 }
-        lastMeasurementIndex = index
-        let t = Double(index) / rate
+        guard let (t, overrun) = measurements.due(now: clock.seconds, rate: rate, unread: registers[0x02] & 0x01 != 0) else { return }
+        if overrun { registers[0x02] |= 0x02 }  // DOR
         let mpuField = host.sensor.magnetometer(host.motion.state(at: t), at: t)
         // MPU frame → die frame: die x = MPU y, die y = MPU x, die z = −MPU z.
         var die = Vector3(mpuField.y, mpuField.x, -mpuField.z)
@@ -61,14 +54,12 @@ public final class AK8963Model: SimulatedChip {
         let limit = sixteenBit ? 32760.0 : 8190.0
         let overflow = abs(die.x) + abs(die.y) + abs(die.z) >= 4912
         func counts(_ v: Double) -> Int16 { Int16(max(-limit, min(limit, (v / lsb).rounded()))) }
-        pending = (counts(die.x), counts(die.y), counts(die.z), overflow)
-        if !dataLatched { publish() }
+        publish(measurements.measured(.init(x: counts(die.x), y: counts(die.y), z: counts(die.z), overflow: overflow)))
     }
 
-    private func publish() {
-        guard let p = pending else { return }
-        pending = nil
-        for (i, v) in [p.0, p.1, p.2].enumerated() {
+    private func publish(_ sample: MagnetometerMeasurements.Sample?) {
+        guard let p = sample else { return }
+        for (i, v) in [p.x, p.y, p.z].enumerated() {
             let u = UInt16(bitPattern: v)
             registers[0x03 + 2 * i] = UInt8(u & 0xFF)
             registers[0x04 + 2 * i] = UInt8(u >> 8)
@@ -89,13 +80,10 @@ public final class AK8963Model: SimulatedChip {
                 buffer[i] = 0
             }
             if r >= 0x03 && r <= 0x08 {
-                dataLatched = true
+                measurements.dataRead()
                 registers[0x02] &= ~0x03  // reading data clears DRDY and DOR
             }
-            if r == 0x09 {  // ST2 read ends the read: release the latch
-                dataLatched = false
-                publish()
-            }
+            if r == 0x09 { publish(measurements.readEnded()) }  // ST2 read ends the read: release the latch
             // Auto-increment wraps within 0x00–0x0C and within 0x10–0x12.
             r += 1
             if r == 0x0D { r = 0x00 }
@@ -107,7 +95,7 @@ public final class AK8963Model: SimulatedChip {
         switch register {
         case 0x0A:
             registers[0x0A] = value
-            lastMeasurementIndex = -1
+            measurements.restartClock()
             registers[0x02] = 0
         case 0x0B where value & 0x01 != 0:
             reset()

@@ -139,12 +139,3 @@ extension InvenSenseFIFOModel {
     }
 }
 
-extension MPU9250Model: InvenSenseFIFOModel {
-    var samplingStopped: Bool { frozen || isAsleep }
-    var temperatureCounts: Double { (25 - 21) * 333.87 }
-}
-
-extension MPU6050Model: InvenSenseFIFOModel {
-    var samplingStopped: Bool { isAsleep }
-    var temperatureCounts: Double { (temperature - 36.53) * 340 }
-}

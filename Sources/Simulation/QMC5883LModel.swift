@@ -15,7 +15,7 @@ public final class QMC5883LModel: SimulatedChip {
     public var mountOnIMU: Mount = .identity
     /// A host whose bypass must be open for the chip to answer (nil: on the main bus).
     public weak var auxiliaryHost: (any AuxiliaryBusHost)?
-    private var lastMeasurementIndex: Int64 = -1
+    private var measurements = MagnetometerMeasurements()
 
     public init(clock: VirtualClock, motion: MotionScript, sensor: SensorModel = SensorModel()) {
         self.clock = clock
@@ -28,7 +28,7 @@ public final class QMC5883LModel: SimulatedChip {
     public func powerOnReset() {
         for i in registers.indices { registers[i] = 0 }
         registers[0x0D] = 0xFF
-        lastMeasurementIndex = -1
+        measurements.reset()
     }
 
     public var isVisible: Bool { auxiliaryHost?.bypassEnabled ?? true }
@@ -43,12 +43,8 @@ public final class QMC5883LModel: SimulatedChip {
 
     private func measure() {
         guard let rate = rateHz else { return }
-        let index = Int64((clock.seconds * rate).rounded(.down))
-        if index == lastMeasurementIndex { return }
-        // DOR: this measurement lands on unread data, or one landed unread since the last call.
-        if lastMeasurementIndex >= 0 && (registers[0x06] & 0x01 != 0 || index - lastMeasurementIndex >= 2) { registers[0x06] |= 0x04 }
-        lastMeasurementIndex = index
-        let t = Double(index) / rate
+        guard let (t, overrun) = measurements.due(now: clock.seconds, rate: rate, unread: registers[0x06] & 0x01 != 0) else { return }
+        if overrun { registers[0x06] |= 0x04 }  // DOR
         let die = mountOnIMU.unapply(sensor.magnetometer(motion.state(at: t), at: t))
         let perMicrotesla = lsbPerGauss / 100
         let rangeMicrotesla = lsbPerGauss == 3000 ? 800.0 : 200.0  // ±8 G or ±2 G; 1 G = 100 µT
@@ -75,7 +71,7 @@ public final class QMC5883LModel: SimulatedChip {
             powerOnReset()  // SOFT_RST
         case 0x09:
             registers[0x09] = value
-            lastMeasurementIndex = -1
+            measurements.restartClock()
         case 0x0A, 0x0B:
             registers[Int(register)] = value
         default:

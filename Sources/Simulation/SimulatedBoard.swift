@@ -6,7 +6,7 @@ import Sensors
 public final class SimulatedBoard {
     public let clock: VirtualClock
     public let bus: SimulatedI2CBus
-    public let imu: MPU9250Model
+    public let imu: InvenSenseModel
     public let magnetometer: AK8963Model
     public let leds: RecordingOutputLines
     public var motion: MotionScript { imu.motion }
@@ -15,7 +15,7 @@ public final class SimulatedBoard {
                 whoAmI: UInt8 = 0x71, ledCount: Int = 8, speed: Double? = nil) {
         clock = VirtualClock(speed: speed)
         bus = SimulatedI2CBus(clock: clock)
-        imu = MPU9250Model(whoAmI: whoAmI, clock: clock, motion: motion, sensor: sensor)
+        imu = InvenSenseModel(part: .mpu6500Family(whoAmI: whoAmI), clock: clock, motion: motion, sensor: sensor)
         magnetometer = AK8963Model(clock: clock, host: imu)
         leds = RecordingOutputLines(count: ledCount, clock: clock)
         bus.attach(imu, at: imuAddress)

@@ -28,8 +28,8 @@ public final class SimulatedBreakout {
     public let bus: SimulatedI2CBus
     public let leds: RecordingOutputLines
     public let motion: MotionScript
-    public private(set) var mpu9250: MPU9250Model? = nil
-    public private(set) var mpu6050: MPU6050Model? = nil
+    public private(set) var mpu9250: InvenSenseModel? = nil
+    public private(set) var mpu6050: InvenSenseModel? = nil
     public private(set) var icm20948: ICM20948Model? = nil
     public private(set) var ak8963: AK8963Model? = nil
     public private(set) var ak09916: AK09916Model? = nil
@@ -46,7 +46,7 @@ public final class SimulatedBreakout {
         self.imuAddress = imuAddress
         var host: (any AuxiliaryBusHost)? = nil
         func mpu(_ who: UInt8, ak: Bool) {
-            let m = MPU9250Model(whoAmI: who, clock: clock, motion: motion, sensor: sensor)
+            let m = InvenSenseModel(part: .mpu6500Family(whoAmI: who), clock: clock, motion: motion, sensor: sensor)
             bus.attach(m, at: imuAddress)
             mpu9250 = m
             host = m
@@ -59,7 +59,7 @@ public final class SimulatedBreakout {
         switch imu {
         case .none: break
         case .mpu6050:
-            let m = MPU6050Model(clock: clock, motion: motion, sensor: sensor)
+            let m = InvenSenseModel(part: .mpu6050, clock: clock, motion: motion, sensor: sensor)
             bus.attach(m, at: imuAddress)
             mpu6050 = m
             host = m

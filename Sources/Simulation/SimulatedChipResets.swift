@@ -13,4 +13,3 @@ public protocol AuxiliaryBusHost: AnyObject {
     var bypassEnabled: Bool { get }
 }
 
-extension MPU9250Model: AuxiliaryBusHost {}

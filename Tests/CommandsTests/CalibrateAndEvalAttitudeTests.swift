@@ -11,13 +11,7 @@ import LabCommands
     @Test func calibrateFromATraceWritesAFileAndShowReadsIt() throws {
         // A recorded tumble through every direction with known hard iron, as an imu-trace file.
         let hardIron = Vector3(12, -30, 5)
-        var text = TraceFile.header(metadata: [("rate_hz", "100")], withMagnetometer: true)
-        for i in 0..<4000 {
-            let t = Double(i) * 0.01
-            let q = EulerAngles(roll: 0.9 * t, pitch: 1.3 * sin(0.31 * t), yaw: 0.23 * t).quaternion
-            text += TraceFile.row(t: t, accel: q.inverseRotate(Vector3(0, 0, 9.81)), gyro: .zero,
-                                  mag: q.inverseRotate(Vector3(0, 20, -45)) + hardIron)
-        }
+        let text = Self.tumbleTrace(hardIron: hardIron, samples: 4000)
         let trace = temporaryPath("tumble.csv"), out = temporaryPath("calibration.json")
         try FileIO.writeAtomically(trace, Array(text.utf8))
         defer { unlink(trace); unlink(out); unlink(out + ".previous") }
@@ -28,6 +22,18 @@ import LabCommands
         // Without --skip-gyro the trace never holds still: refused, and the file is untouched.
         #expect(run(["calibrate", "--trace", trace, "--out", out]) == 1)
         #expect(try CalibrationStore(path: out).load() == saved)
+    }
+
+    /// A sensor tumbling through every direction at 100 Hz in a 49 µT field plus `hardIron`, as an imu-trace.
+    static func tumbleTrace(hardIron: Vector3, samples: Int) -> String {
+        var text = TraceFile.header(metadata: [("rate_hz", "100")], withMagnetometer: true)
+        for i in 0..<samples {
+            let t = Double(i) * 0.01
+            let q = EulerAngles(roll: 0.9 * t, pitch: 1.3 * sin(0.31 * t), yaw: 0.23 * t).quaternion
+            text += TraceFile.row(t: t, accel: q.inverseRotate(Vector3(0, 0, 9.81)), gyro: .zero,
+                                  mag: q.inverseRotate(Vector3(0, 20, -45)) + hardIron)
+        }
+        return text
     }
 
     @Test func showingACorruptFileFails() throws {

@@ -3,7 +3,7 @@ import Testing
 @testable import LabCommands
 @testable import Hardware
 @testable import Service
-@testable import Evaluation
+@testable import Benchmarks
 import Sensors
 #if canImport(Glibc)
 import Glibc

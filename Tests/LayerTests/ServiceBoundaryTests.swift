@@ -21,17 +21,65 @@ import Testing
     }
 
     /// Calls of a C function `ht_…(` outside the modules allowed to make them: Hardware and Service wrap the
-    /// daemon's shims; Evaluation is the lab's, and the only caller of the lab-only C (bench, malloc counter).
+    /// daemon's shims; Benchmarks is the lab's, and the only caller of the lab-only C (bench, malloc counter).
     static func shimCallsOutside(_ lines: [(path: String, line: String)]) -> [String] {
-        let allowed = ["Hardware/", "Service/", "Evaluation/"]
+        let allowed = ["Hardware/", "Service/", "Benchmarks/"]
         return lines.filter { entry in
             !allowed.contains { entry.path.hasPrefix($0) }
                 && entry.line.range(of: #"(^|[^A-Za-z0-9_])ht_[a-z0-9_]+\("#, options: .regularExpression) != nil
         }.map { "\($0.path): \($0.line)" }
     }
 
+    /// Issue 29: the tracker keeps no network listener. Internet sockets are made only in BrowserView (the
+    /// view, a separate process), and only the view command links it, so nothing the tracker runs can listen.
+    static func internetSocketsOutside(_ lines: [(path: String, line: String)]) -> [String] {
+        lines.filter { !$0.path.hasPrefix("BrowserView/") && $0.line.contains("AF_INET") }.map { "\($0.path): \($0.line)" }
+    }
+
+    static func browserViewImporters(_ lines: [(path: String, line: String)]) -> [String] {
+        lines.filter { !$0.path.hasPrefix("BrowserView/") && $0.line.range(of: #"^(@\w+\s+)*import\s+BrowserView\b"#, options: .regularExpression) != nil }
+            .map(\.path)
+    }
+
+    @Test func onlyTheViewTouchesTheNetwork() throws {
+        let lines = try Self.codeLines()
+        #expect(Self.internetSocketsOutside(lines).isEmpty, "\(Self.internetSocketsOutside(lines).joined(separator: "\n"))")
+        #expect(Self.browserViewImporters(lines) == ["Commands/ViewCommand.swift"])
+    }
+
+    @Test func aSocketOrImportElsewhereIsSeen() {
+        let lines = [(path: "Runtime/EventStream/StreamServer.swift", line: "let fd = socket(AF_INET6, SOCK_STREAM, 0)"),
+                     (path: "BrowserView/Sockets.swift", line: "let fd = socket(AF_INET, SOCK_STREAM, 0)"),
+                     (path: "Commands/RunCommand.swift", line: "import BrowserView"),
+                     (path: "Commands/ViewCommand.swift", line: "@preconcurrency import BrowserView")]
+        #expect(Self.internetSocketsOutside(lines).count == 1)
+        #expect(Self.browserViewImporters(lines) == ["Commands/RunCommand.swift", "Commands/ViewCommand.swift"])
+    }
+
     @Test func theLoopIsBuiltOnlyByTheSession() throws {
         #expect(Self.loopConstructions(try Self.codeLines()) == ["Service/TrackerSession.swift"])
+    }
+
+    /// Files that build a stage of the pipeline (filter, compass, gesture detector) outside its own module.
+    static func stageConstructions(_ lines: [(path: String, line: String)]) -> [String] {
+        let own = ["Fusion/", "Gestures/"]
+        return lines.filter { entry in
+            !own.contains { entry.path.hasPrefix($0) }
+                && entry.line.range(of: #"(AttitudeFilter|TiltCompensatedCompass|GestureDetector)\("#, options: .regularExpression) != nil
+        }.map(\.path)
+    }
+
+    /// One wiring (issue 24/28): the algorithms are connected only in the pipeline, so what `eval` measures is
+    /// what `run` runs. The bench times each stage alone, and nothing else builds one.
+    @Test func thePipelineIsTheOnlyWiring() throws {
+        #expect(Set(Self.stageConstructions(try Self.codeLines())) == ["Tracking/Pipeline.swift", "Benchmarks/BenchStages.swift"])
+    }
+
+    @Test func aSecondWiringIsSeen() {
+        let lines = [(path: "Tracking/Pipeline.swift", line: "filter = AttitudeFilter(settings: settings.filter)"),
+                     (path: "Evaluation/GestureReplay.swift", line: "var filter = AttitudeFilter(settings: s)"),
+                     (path: "Fusion/AttitudeFilter.swift", line: "self = AttitudeFilter(settings: settings)")]
+        #expect(Self.stageConstructions(lines) == ["Tracking/Pipeline.swift", "Evaluation/GestureReplay.swift"])
     }
 
     @Test func cShimsAreCalledOnlyBelowTheCommandLine() throws {

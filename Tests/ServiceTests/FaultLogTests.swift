@@ -3,6 +3,26 @@ import Testing
 
 /// `run` logs one line when a fault episode begins and one when it ends, not one per failing sample.
 @Suite struct FaultLogTests {
+    /// A sensor reseated and held in reset for 3 s (what the real-OS suite does to i2c-stub): the loop finds it
+    /// reset at every 10 Hz health check and re-initialises it each time; the journal gets one line when that
+    /// begins and one when it is over, not thirty.
+    @Test func aChipThatStaysResetIsOneEpisodeInTheJournal() {
+        var log = FaultLog()
+        var lines: [String] = []
+        var display = 0.0
+        for i in 0..<60 {   // health checks at 10 Hz for 6 s; the chip is reset during the first 3 s
+            let t = 1 + Double(i) / 10
+            if t < 4, let w = log.warning(for: .reinitialized(t: t)) { lines.append(w) }
+            while display <= t {
+                if let w = log.warning(for: .display(t: display, leds: 0)) { lines.append(w) }
+                display += 1.0 / 60
+            }
+        }
+        #expect(lines.count == 2, "\(lines)")
+        #expect(lines.first?.contains("lost its configuration") == true)
+        #expect(lines.last?.contains("fault over after 2.90 s; 29 more failing samples") == true, "\(lines)")
+    }
+
     /// A loose connector: every sample fails for 1 s at 200 Hz, the display ticks at 60 Hz, then all is well.
     @Test func aSecondOfFailingSamplesIsTwoLines() {
         var log = FaultLog()

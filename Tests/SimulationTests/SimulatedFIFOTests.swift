@@ -8,7 +8,7 @@ import Testing
 /// hardware-facts §1.0): 512 bytes, frames in register order, FIFO_COUNTH latching, overflow handling.
 @Suite struct SimulatedFIFOTests {
     /// A level, still head: the accelerometer reads +1 g on z, the gyroscope 0 (noise and bias off).
-    static func chip(divider: UInt8 = 4) -> (MPU9250Model, VirtualClock) {
+    static func chip(divider: UInt8 = 4) -> (InvenSenseModel, VirtualClock) {
         let clock = VirtualClock()
         var script = MotionScript(initialHeading: 0)
         script.append(.still(duration: 100))
@@ -16,7 +16,7 @@ import Testing
         sensor.accelNoise = 0
         sensor.gyroNoise = 0
         sensor.gyroBias = .zero
-        let chip = MPU9250Model(clock: clock, motion: script, sensor: sensor)
+        let chip = InvenSenseModel(clock: clock, motion: script, sensor: sensor)
         chip.write(register: 0x1A, value: 0x02)     // CONFIG: DLPF 92 Hz → 1 kHz internal rate
         chip.write(register: 0x19, value: divider)  // SMPLRT_DIV: 1 kHz / (1 + 4) = 200 Hz
         chip.write(register: 0x1B, value: 0x08)     // ±500 °/s
@@ -24,18 +24,18 @@ import Testing
         return (chip, clock)
     }
 
-    static func read(_ chip: MPU9250Model, _ register: UInt8, _ count: Int) -> [UInt8] {
+    static func read(_ chip: InvenSenseModel, _ register: UInt8, _ count: Int) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         bytes.withUnsafeMutableBufferPointer { chip.read(register: register, into: $0) }
         return bytes
     }
 
-    static func fifoCount(_ chip: MPU9250Model) -> Int {
+    static func fifoCount(_ chip: InvenSenseModel) -> Int {
         let b = read(chip, 0x72, 2)
         return Int(b[0]) << 8 | Int(b[1])
     }
 
-    static func enable(_ chip: MPU9250Model, sources: UInt8 = 0x78) {
+    static func enable(_ chip: InvenSenseModel, sources: UInt8 = 0x78) {
         chip.write(register: 0x23, value: sources)  // FIFO_EN
         chip.write(register: 0x6A, value: 0x40)     // USER_CTRL.FIFO_EN
     }

@@ -177,11 +177,12 @@ check("heading-follows-story", north is not None and min(north, 360 - north) < 1
 calibrations = [m for m in early if m["type"] == "calibration"]
 cal_ts = [m["t"] for m in calibrations]
 cal_ok = bool(calibrations) and all(
-    m["state"] in ("off", "learning", "calibrated") and m["source"] in ("none", "file", "learned")
-    and m["regions"]["bands"] * m["regions"]["sectors"] == len(m["regions"]["samples"]) == 72
-    and all(isinstance(n, int) and 0 <= n <= m["regions"]["per_region"] for n in m["regions"]["samples"])
-    and len(m["hard_iron_ut"]) == 3 and all(finite(v) for v in m["hard_iron_ut"])
-    and (m["fit"] is None or all(finite(m["fit"][k]) for k in ("residual_pct", "coverage_pct", "field_ut")))
+    m["phase"] == "background" and m["state"] in ("off", "learning", "calibrated") and m["source"] in ("none", "file", "learned")
+    and m["cell_grid"]["bands"] * m["cell_grid"]["sectors"] == 72 and isinstance(m["points"], list)
+    and all(len(p) == 3 and all(finite(v) for v in p) for p in m["points"])
+    and (m["fit"] is None or (len(m["fit"]["cells"]) == 72 and all(isinstance(n, int) and 0 <= n <= m["per_region"] for n in m["fit"]["cells"])
+                              and all(finite(m["fit"][k]) for k in ("residual", "coverage", "field_ut"))))
+    and len(m["in_use"]["hard_iron_ut"]) == 3 and all(finite(v) for v in m["in_use"]["hard_iron_ut"])
     for m in calibrations)
 check("calibration-lines-valid", cal_ok, json.dumps(calibrations[:1]))
 cal_rate = (len(cal_ts) - 1) / (cal_ts[-1] - cal_ts[0]) if len(cal_ts) > 1 else 0

@@ -12,7 +12,7 @@ public struct NodLatency: Sendable {
     /// LED-on time minus end of the nod, per scripted nod (s); nil where the LED never came on.
     public var latencies: [Double?] = []
     public var detected: Int { latencies.compactMap { $0 }.count }
-    public var median: Double { Evaluation.median(latencies.compactMap { $0 }) }
+    public var median: Double { Benchmarks.median(latencies.compactMap { $0 }) }
     public var minimum: Double { latencies.compactMap { $0 }.min() ?? .nan }
     public var maximum: Double { latencies.compactMap { $0 }.max() ?? .nan }
 

@@ -84,13 +84,12 @@ public struct LatenessComparison: Sendable {
     static func schedulerChunk(period: Nanoseconds, wakeUps: Int64, into histogram: inout TimingHistogram) -> Int64 {
         let clock = LinuxMonotonicClock()
         var schedule = MultiRateSchedule(periods: [period], origin: clock.now() + period)
-        var due: (Nanoseconds, Nanoseconds, Nanoseconds, Nanoseconds) = (0, 0, 0, 0)
         for _ in 0..<wakeUps {
             let deadline = schedule.nextDeadline
             clock.sleep(until: deadline)
             let now = clock.now()
             histogram.record(now - deadline)
-            _ = schedule.fire(now: now, dueTimes: &due)
+            _ = schedule.fire(now: now)
         }
         return schedule.stages[0].skipped
     }
