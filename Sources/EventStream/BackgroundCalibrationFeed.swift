@@ -67,25 +67,13 @@ final class BackgroundCalibrationFeed {
         learner?.forEachStoredSample(numbered: sent..<newest) { p in
             if !first { line.byte(UInt8(ascii: ",")) }
             first = false
-            vector(p, 2)
+            line.vector(p, 2)
         }
         sent = newest
         line.literal("],\"fit\":")
         if let fit = learner?.latestFit, let l = learner {
-            line.literal("{")
-            correction(fit.correction)
-            line.literal(",\"field_ut\":")
-            line.fixed(fit.fieldStrength, 2)
-            line.literal(",\"residual\":")
-            line.fixed(fit.relativeResidual, 4)
-            line.literal(",\"inliers\":")
-            line.fixed(fit.inlierFraction, 4)
-            line.literal(",\"coverage\":")
-            line.fixed(fit.coverage, 4)
-            line.literal(",\"spread\":")
-            line.fixed(fit.spread, 4)
-            line.literal(",\"samples\":")
-            line.integer(Int64(fit.samples))
+            line.fitFields(fit.correction, fieldStrength: fit.fieldStrength, residual: fit.relativeResidual,
+                           inliers: fit.inlierFraction, coverage: fit.coverage, spread: fit.spread, samples: fit.samples)
             line.literal(",\"cells\":[")
             for i in 0..<SphereCoverage.cellCount {
                 if i > 0 { line.byte(UInt8(ascii: ",")) }
@@ -96,7 +84,7 @@ final class BackgroundCalibrationFeed {
             line.literal("null")
         }
         line.literal(",\"in_use\":{")
-        correction(inUse.magnetometer)
+        line.correctionFields(inUse.magnetometer)
         line.literal(",\"field_ut\":")
         if let q = inUse.magnetometerFit { line.fixed(q.fieldStrength, 2) } else { line.literal("null") }
         line.literal(",\"residual\":")
@@ -107,24 +95,10 @@ final class BackgroundCalibrationFeed {
         if let j = learner?.latestJudgement { line.fixed(j.current, 4) } else { line.literal("null") }
         line.literal(",\"refused\":")
         line.integer(Int64(learner?.refusedSamples ?? 0))
-        let need = learner?.settings.acceptance ?? MagnetometerAutoCalibration.Settings().acceptance
-        line.literal(",\"need\":{\"coverage\":")
-        line.fixed(need.minimumCoverage, 3)
-        line.literal(",\"spread\":")
-        line.fixed(need.minimumSpread, 3)
-        line.literal(",\"residual\":")
-        line.fixed(need.maximumResidual, 3)
-        line.literal(",\"inliers\":")
-        line.fixed(need.minimumInliers, 3)
-        line.literal(",\"per_cell\":")
-        line.integer(Int64(need.samplesPerCell))
-        line.literal("},\"per_region\":")
+        line.literal(",\"per_region\":")
         line.integer(Int64(learner?.settings.slotsPerCell ?? 0))
-        line.literal(",\"cell_grid\":{\"bands\":")
-        line.integer(Int64(SphereCoverage.bands))
-        line.literal(",\"sectors\":")
-        line.integer(Int64(SphereCoverage.sectors))
-        line.literal("}}\n")
+        line.needAndGrid(learner?.settings.acceptance ?? MagnetometerAutoCalibration.Settings().acceptance)
+        line.literal("}\n")
     }
 
     /// What the terminal would say, from literals and numbers only (no String is built on the loop thread).
@@ -148,23 +122,5 @@ final class BackgroundCalibrationFeed {
             line.literal(" % of directions")
         }
         line.byte(UInt8(ascii: "\""))
-    }
-
-    private func correction(_ c: MagnetometerCorrection) {
-        line.literal("\"hard_iron_ut\":")
-        vector(c.hardIron, 3)
-        line.literal(",\"soft_iron\":[")
-        vector(c.softIron.row0, 5); line.byte(UInt8(ascii: ","))
-        vector(c.softIron.row1, 5); line.byte(UInt8(ascii: ","))
-        vector(c.softIron.row2, 5)
-        line.byte(UInt8(ascii: "]"))
-    }
-
-    private func vector(_ v: Vector3, _ decimals: Int) {
-        line.byte(UInt8(ascii: "["))
-        line.fixed(v.x, decimals); line.byte(UInt8(ascii: ","))
-        line.fixed(v.y, decimals); line.byte(UInt8(ascii: ","))
-        line.fixed(v.z, decimals)
-        line.byte(UInt8(ascii: "]"))
     }
 }
