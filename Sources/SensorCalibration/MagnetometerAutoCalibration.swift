@@ -34,11 +34,12 @@ public struct MagnetometerAutoCalibration: Sendable {
         /// smoothed noise is under 0.3 µT). So a move the head's turn cannot explain is certainly the world's.
         public var maximumGain = 1.5
         public var gyroAllowanceMicrotesla = 1.0
-        /// Samples kept per region: 72 regions × 8 = 576 samples, a sphere's worth three times over at the
-        /// 3 samples per region coverage counts.
-        public var slotsPerCell = 8
+        /// Samples kept per region: 72 regions × 12 = 864 samples, a sphere's worth four times over at the
+        /// 3 samples per region coverage counts. Measured on the BROAD runs of `eval calibration --background`
+        /// (README): 8 and 10 kept too few to pin the soft iron early, 16 kept old samples too long.
+        public var slotsPerCell = 12
         /// Slots the fit or the judging works through per IMU sample: a fit of a full store is about 9 passes
-        /// of 576 slots, about 320 IMU samples (1.6 s at 200 Hz).
+        /// of 864 slots, about 490 IMU samples (2.4 s at 200 Hz).
         public var slotsPerSample = 16
         /// A new fit starts when this many samples came in since the last one began, and a fit is judged on
         /// at least this many samples it has not seen: Android's background calibration (CHRE mag_cal)
@@ -50,12 +51,13 @@ public struct MagnetometerAutoCalibration: Sendable {
         /// strength, the judging's its direction (`FieldConsistency`), so judging on samples the fit has seen
         /// does not favour it much; 200 samples are 600 µT of field path, a full turn and more.
         public var judgeSpan = 200
-        /// A fit replaces the correction in use when its score on the fresh samples is below this fraction of
-        /// that correction's and better by at least `minimumImprovement` (relative field error): it must halve
-        /// the error, so two fits of the same iron do not take turns, and a correction that is already as good
-        /// as the noise allows is kept (each change moves the heading's mean a little, and on recordings whose
-        /// north was set from their own raw magnetometer that alone costs a tenth of a degree or more).
-        public var clearlyBetter = 0.5
+        /// A fit replaces the correction in use when its score is below this fraction of that correction's
+        /// and better by at least `minimumImprovement` (relative field error): a clear margin, so two fits of
+        /// the same iron do not take turns, and a correction that is already as good as the noise allows is
+        /// kept (each change moves the heading's mean a little, and on recordings whose north was set from
+        /// their own raw magnetometer that alone costs a tenth of a degree or more). 0.7 and 0.8 measured
+        /// alike on the BROAD runs, 0.5 and 0.6 held partial fits too long.
+        public var clearlyBetter = 0.7
         public var minimumImprovement = 0.01
         /// A fit also replaces the correction in use when it covers this much more of the sphere and explains
         /// the fresh field as well, within `refineTolerance` (noise): more directions pin the soft iron better,
@@ -72,11 +74,14 @@ public struct MagnetometerAutoCalibration: Sendable {
         /// forgotten (see `stuck`): about ten seconds of turning.
         public var stuckJudgements = 4
         /// What a fit must show to become an established correction (and to be saved): the guided
-        /// calibration's acceptance limits. The outlier-run test is left out: the stored samples are in
-        /// region order, not in time order, and a field that changed during collection is caught here by
-        /// the gyro test and the judging on fresh samples instead.
+        /// calibration's acceptance limits, but 30 % of the sphere instead of 40 %: a background fit must
+        /// also explain the field against the gyro, evidence the guided one lacks, and on the BROAD runs 30 %
+        /// (and 25 or 35 %) took a good fit 10–20 s sooner with no cost where nothing was wrong. The
+        /// outlier-run test is left out: the stored samples are in region order, not in time order, and a
+        /// field that changed during collection is caught here by the gyro test and the judging instead.
         public var acceptance: EllipsoidFit.Criteria = {
             var c = EllipsoidFit.Criteria()
+            c.minimumCoverage = 0.3
             c.maximumOutlierRun = Int.max
             return c
         }()

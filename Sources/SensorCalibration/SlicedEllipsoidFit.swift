@@ -102,12 +102,13 @@ struct SlicedEllipsoidFit: Sendable {
         case .scale:
             histogram.add(abs(ellipsoid!.radialError((m - mean) / scale)))
         case .reweighted:
-            let e = ellipsoid!.radialError((m - mean) / scale)
+            let p = (m - mean) / scale
+            let e = ellipsoid!.radialError(p)
             histogram.add(abs(e))
             let w = EllipsoidFit.tukeyWeight(e, cutoff: cutoff)
             weightChange = Swift.max(weightChange, abs(w - weight))
             weight = w
-            if w > 0 { equations.add((m - mean) / scale, weight: w) }
+            if w > 0 { equations.add(p, weight: w) }
         case .quality:
             // Counted here, not in the moments pass: a sample the fit had may have been overwritten since by a
             // newer one of its region (which is not the fit's).

@@ -69,7 +69,9 @@ import Tracking
         }
         #expect(points > 200)
         let cells = numbers(last["fit"]?["cells"])
-        #expect(cells.count == 72 && cells.allSatisfy { $0 >= 0 && $0 <= 8 })
+        let perRegion = Double(MagnetometerAutoCalibration.Settings().slotsPerCell)
+        #expect(last["per_region"] == .number(perRegion))
+        #expect(cells.count == 72 && cells.allSatisfy { $0 >= 0 && $0 <= perRegion })
         #expect(cells.filter { $0 > 0 }.count > 40, "regions holding samples: \(cells.filter { $0 > 0 }.count)")
     }
 }
