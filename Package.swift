@@ -56,7 +56,8 @@ let package = Package(
         .target(name: "BrowserView", dependencies: ["LibC"], swiftSettings: strict),
         .target(name: "Hardware", dependencies: ["LibC", "CLinux"], swiftSettings: strict),
         .target(name: "Fusion", dependencies: ["LibC", "Geometry"], swiftSettings: fusionSettings),
-        // Magnetometer hard/soft iron and gyro bias: the values, the ellipsoid fit, the guided session.
+        // Magnetometer hard/soft iron and gyro bias (the values, the ellipsoid fit, the guided session) and the
+        // mount learned from gravity at rest and nods (the learner, the guided step).
         .target(name: "SensorCalibration", dependencies: ["LibC", "Geometry"], swiftSettings: strict),
         .target(name: "Sensors", dependencies: ["LibC", "Hardware", "Geometry"], swiftSettings: strict),
         .target(name: "Gestures", dependencies: ["LibC", "Geometry"], swiftSettings: strict),
@@ -83,7 +84,7 @@ let package = Package(
         .target(name: "Plots", dependencies: ["LibC", "Gestures", "Indicators", "Tracking", "Formats"], swiftSettings: strict),
         // The production loop on a simulated board: `demo`, `run --simulated`, `record --simulated`, bench input.
         .target(name: "SimulatedRuns",
-                dependencies: ["Geometry", "Hardware", "Sensors", "Gestures", "Simulation", "Tracking", "Formats", "Service"],
+                dependencies: ["Geometry", "Hardware", "Sensors", "SensorCalibration", "Gestures", "Simulation", "Tracking", "Formats", "Service"],
                 swiftSettings: strict),
         // Lab only: attitude, gesture, smoothing and calibration metrics and their reports.
         .target(name: "Evaluation",
@@ -108,8 +109,9 @@ let package = Package(
                 swiftSettings: strict),
         .executableTarget(name: "headtrack", dependencies: ["Commands"], swiftSettings: strict),
         .executableTarget(name: "headtrack-lab", dependencies: ["LabCommands"], swiftSettings: strict),
-        // libFuzzer targets for the parsers and replay; real only under scripts/fuzz.sh (-DFUZZING).
-        .executableTarget(name: "HeadtrackFuzz", dependencies: ["LibC", "Geometry", "Fusion", "SensorCalibration", "Tracking", "Formats", "Plots"],
+        // libFuzzer targets for the parsers, replay and the event stream's input; real only under scripts/fuzz.sh (-DFUZZING).
+        .executableTarget(name: "HeadtrackFuzz", dependencies: ["LibC", "Geometry", "Fusion", "SensorCalibration", "Tracking", "Formats", "EventStream",
+                                                                "Plots"],
                           swiftSettings: strict),
 
         // Reads Package.swift and Sources as text (no target dependencies): the layer list above must hold.
@@ -118,6 +120,7 @@ let package = Package(
         .testTarget(name: "HardwareTests", dependencies: ["Hardware"], swiftSettings: strict),
         .testTarget(name: "FusionTests", dependencies: ["Fusion", "SensorCalibration", "Geometry"], swiftSettings: strict),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Simulation", "Geometry"], swiftSettings: strict),
+        .testTarget(name: "MountLearningTests", dependencies: ["SensorCalibration", "Simulation", "Geometry"], swiftSettings: strict),
         .testTarget(name: "GesturesTests",
                     dependencies: ["Gestures", "Geometry", "Fusion", "SensorCalibration", "Sensors", "Tracking", "Formats", "Service", "Evaluation"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets of Sources/HeadtrackFuzz for a bounded time each.
 #   scripts/fuzz.sh [--seconds N] [target...]
-# Targets: json config calibration truth trace replay mount (default: all), N seconds each (default 60).
+# Targets: json config calibration truth trace replay mount stream (default: all), N seconds each (default 60).
+# stream: the bytes hostile clients send the event-stream server, next to a client that must get every gesture.
 # Seeds come from Fuzz/corpus/TARGET (committed, never written); what the fuzzer learns goes to
 # .build/fuzz/corpus/TARGET. A crash, hang (>10 s per input) or runaway memory (>2 GB) is saved as
 # Fuzz/crashes/TARGET-crash-HASH (add it to Fuzz/corpus/TARGET as regress-NAME and write a test for it),
@@ -9,13 +10,13 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=60
-all=(json config calibration truth trace replay mount)
+all=(json config calibration truth trace replay mount stream)
 targets=()
 while [ $# -gt 0 ]; do
   case $1 in
     --seconds) seconds=$2; shift 2 ;;
     --seconds=*) seconds=${1#*=}; shift ;;
-    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
@@ -46,7 +47,8 @@ for t in "${targets[@]}"; do
   mkdir -p "$work"
   log=$scratch/$t.log
   # Traces need a few rows to reach the filter; JSON seeds are small.
-  case $t in trace|replay) max_len=8192 ;; *) max_len=4096 ;; esac
+  # A stream input is a script of client steps, each a socket round; a few hundred reach every state.
+  case $t in trace|replay) max_len=8192 ;; stream) max_len=1024 ;; *) max_len=4096 ;; esac
   HEADTRACK_FUZZ_TARGET=$t "$binary" "$work" "Fuzz/corpus/$t" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=$max_len \
     -artifact_prefix="Fuzz/crashes/$t-" -print_final_stats=1 > "$log" 2>&1

@@ -6,19 +6,28 @@
 #   2. Tests/hil/run.sh  (the real Linux I²C and GPIO drivers in a VM), when present
 #   3. Tests/board/run.sh (the cross-built aarch64 binary under qemu-user against the native build)
 #   4. Tests/hil/run.sh --arch arm64 (the same VM checks on Debian's arm64 kernel with the cross-built binary)
+#   4b. Tests/system/run.sh (a booted Debian 12 arm64 guest with systemd and udev: deploy.sh to it over ssh, the unit,
+#       the LEDs following a worn recording, restarts, reboot), when present
 #   5. deploy/tests/run.sh (deploy to a real SSH server on 127.0.0.1), when present
 #   6. deploy/tests/syscalls.sh (the unit's system call filter against a traced simulated run), when present
 #   7. scripts/kill-during-save.sh (SIGKILL at every system call of a calibration save)
 #   8. scripts/fuzz.sh --seconds 8 (every libFuzzer target briefly)
-# Prints one line per suite and ends with "suites: N passed, M failed".
+# Prints one line per suite with the seconds it took and ends with "suites: N passed, M failed", and
+# "K skipped: no ../shared" when checks that replay the shared recordings (README: Shared recordings) were
+# skipped for want of them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh || exit 1
 passed=0; failed=0; report=()
+all_start=$SECONDS
+log=$(mktemp /tmp/headtrack-test-log-XXXXXX)
+trap 'rm -f "$log"' EXIT
 run_suite() {
-  local name=$1; shift
+  local name=$1 start=$SECONDS outcome; shift
   echo "=== $name: $*"
-  if "$@"; then passed=$((passed + 1)); report+=("$name: ok"); else failed=$((failed + 1)); report+=("$name: FAILED"); fi
+  if "$@" 2>&1 | tee -a "$log"; then passed=$((passed + 1)); outcome=ok; else failed=$((failed + 1)); outcome=FAILED; fi
+  report+=("$name: $outcome ($((SECONDS - start)) s)")
+  echo "=== $name: $outcome in $((SECONDS - start)) s"
 }
 run_suite "swift test" swift test
 run_suite "event stream test" Tests/stream/run.sh
@@ -26,6 +35,7 @@ run_suite "live page in a browser" Tests/view/run.sh
 [ -x Tests/hil/run.sh ] && run_suite "kernel VM test" Tests/hil/run.sh
 [ -x Tests/board/run.sh ] && run_suite "board binary under qemu-user" Tests/board/run.sh
 [ -x Tests/hil/run.sh ] && [ -x scripts/build-board.sh ] && run_suite "kernel VM test arm64" Tests/hil/run.sh --arch arm64
+[ -x Tests/system/run.sh ] && run_suite "system test arm64" Tests/system/run.sh
 [ -x deploy/tests/run.sh ] && run_suite "deploy test" deploy/tests/run.sh
 [ -x deploy/tests/syscalls.sh ] && run_suite "unit syscall filter" deploy/tests/syscalls.sh
 # Real SIGKILLs at every file system call of a calibration save (needs strace), and a short fuzz run of every
@@ -34,5 +44,8 @@ run_suite "kill during save" scripts/kill-during-save.sh
 run_suite "fuzz (brief)" scripts/fuzz.sh --seconds 8
 echo
 printf '%s\n' "${report[@]}"
-echo "suites: $passed passed, $failed failed"
+echo "all suites: $((SECONDS - all_start)) s"
+# Skipped checks say "needs ../shared" (Swift Testing: `skipped: "needs ../shared …"`; the stream suite: SKIP lines).
+shared_skips=$(grep -cE '(skipped|SKIP).*needs \.\./shared' "$log")
+echo "suites: $passed passed, $failed failed$([ "$shared_skips" -gt 0 ] && echo "; $shared_skips skipped: no ../shared (README: Shared recordings)")"
 [ "$failed" -eq 0 ]

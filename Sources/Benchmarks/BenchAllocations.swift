@@ -16,7 +16,11 @@ public struct AllocationCount: Sendable {
     /// Replay of the recording through the pipeline: allocations during `replaySamples` samples after a warm-up.
     public var replayAllocations: Int64 = 0
     public var replaySamples: Int64 = 0
+    /// The mount watch `run` feeds every raw sample (learning while worn), over the same recording.
+    public var watchAllocations: Int64 = 0
+    public var watchSamples: Int64 = 0
 
+    public var perWatchSample: Double { Double(watchAllocations) / Double(max(1, watchSamples)) }
     public var perLoopIteration: Double { Double(loopAllocations) / Double(max(1, loopIterations)) }
     public var perReplaySample: Double { Double(replayAllocations) / Double(max(1, replaySamples)) }
 
@@ -57,6 +61,18 @@ public struct AllocationCount: Sendable {
         }
         result.replayAllocations = Int64(replayEnd &- replayStart)
         result.replaySamples = Int64(records - 1 - warmUpSamples)
+
+        // Configured with the identity, so every rest and nod series of the recording is judged too.
+        var watch = WornMountWatch(configured: .identity)
+        var findings = 0
+        var watchStart: UInt64 = 0
+        for (i, r) in trace.trace.records.enumerated() {
+            if i == warmUpSamples { watchStart = ht_alloc_thread_count() }
+            if watch.add(t: r.t, gyro: r.gyro, accel: r.accel) != nil { findings += 1 }
+        }
+        result.watchAllocations = Int64(ht_alloc_thread_count() &- watchStart)
+        result.watchSamples = Int64(records - warmUpSamples)
+        benchSink += Double(findings)
         return result
     }
 }

@@ -51,6 +51,7 @@ public enum BenchReport {
         }
         if let a = r.allocations.first?.count, a.counterAvailable {
             out += "  replay of the recording: \(a.replayAllocations) in \(a.replaySamples) samples (\(fixed(a.perReplaySample, 3)) per sample)\n"
+            out += "  mount watch (run, learning while worn): \(a.watchAllocations) in \(a.watchSamples) samples (\(fixed(a.perWatchSample, 3)) per sample)\n"
         }
 
         out += "\n1 kHz on the simulated board, 60 s of simulated time at full speed, I²C time modelled at 400 kHz\n"
@@ -131,6 +132,11 @@ public enum BenchReport {
                     x.number("allocations", Double(a.replayAllocations))
                     x.number("samples", Double(a.replaySamples))
                     x.number("per_sample", a.perReplaySample, digits: 4)
+                }
+                o.object("mount_watch") { x in
+                    x.number("allocations", Double(a.watchAllocations))
+                    x.number("samples", Double(a.watchSamples))
+                    x.number("per_sample", a.perWatchSample, digits: 4)
                 }
             }
         }

@@ -6,6 +6,7 @@ import Hardware
 import Indicators
 import Tracking
 import Sensors
+import Service
 
 /// Keeps the optimiser from deleting work whose result nobody reads.
 nonisolated(unsafe) var benchSink = 0.0
@@ -61,6 +62,7 @@ public struct StageCosts: Sendable {
         costs.entries.append(Entry(name: "  background calibration on", nanoseconds: median(on), unit: "IMU sample"))
         costs.entries.append(Entry(name: "  background calibration off", nanoseconds: median(off), unit: "IMU sample"))
         time("bytes → LEDs (decode + pipeline)", unit: "IMU sample", calls: n) { pipelineFromBytes(data) }
+        time("mount watch (run, learning while worn)", unit: "IMU sample", calls: n) { mountWatch(data) }
         return costs
     }
 
@@ -183,6 +185,14 @@ struct ReplayBus: I2CBus {
     var detector = GestureDetector()
     var found = 0.0
     for i in 0..<d.count where detector.update(t: d.t[i], gyro: d.headGyro[i], attitude: d.attitude[i]) != nil { found += 1 }
+    return found
+}
+
+/// What `run` adds per sample beside the pipeline: the mount learner watching the raw samples.
+@inline(never) func mountWatch(_ d: StageInputs) -> Double {
+    var watch = WornMountWatch(configured: .identity)
+    var found = 0.0
+    for i in 0..<d.count where watch.add(t: d.t[i], gyro: d.gyro[i], accel: d.accel[i]) != nil { found += 1 }
     return found
 }
 

@@ -10,17 +10,33 @@ import Service
 import EventStream
 
 /// `headtrack calibrate`: gyro bias at rest, then magnetometer hard/soft iron from turning the headset,
-/// saved atomically to the calibration file (the old one kept as FILE.previous).
+/// saved atomically to the calibration file (the old one kept as FILE.previous); with `--mount`, the guided
+/// step that learns how the headset is worn (`MountCalibration`).
 struct CalibrateCommand: Command {
     static let name = "calibrate"
-    static let summary = "measure gyro bias and magnetometer hard/soft iron; save them to the calibration file"
+    static let summary = "learn how the headset is worn (--mount); measure gyro bias and magnetometer hard/soft iron"
     static let help = """
-        usage: headtrack calibrate [--out FILE] [--i2c DEV] [--config FILE] [--duration S] [--skip-gyro]
+        usage: headtrack calibrate --mount [--out FILE] [--i2c DEV] [--config FILE] [--duration S]
+                                   [--restart-service [--service UNIT] [--service-user USER]]
+               headtrack calibrate --mount --trace TRACE [--out FILE]
+               headtrack calibrate --mount --simulated [--worn F,L,U] [--out FILE]
+               headtrack calibrate [--out FILE] [--i2c DEV] [--config FILE] [--duration S] [--skip-gyro]
                                    [--restart-service [--service UNIT] [--service-user USER]] [--socket PATH]
                headtrack calibrate --trace TRACE [--out FILE] [--skip-gyro] [--socket PATH [--speed N]]
-               headtrack calibrate --show [--out FILE]
+               headtrack calibrate [--mount] --show [--out FILE]
 
-        Guided in the terminal:
+        --mount, the first step of setting up a headset, learns how the sensor sits on the head. Wear the
+        headset and follow the prompts:
+          1. look straight ahead and keep still for 2 s (up, from gravity);
+          2. nod 3 or more times in a row, chin down first and back up (left, from the nods' axis; forward,
+             from the chin-down first swing).
+        A run of nods that reverse without a hold is what it takes; a tilt toward a shoulder is not one. The
+        mount is written atomically to mount.json beside the calibration file (default
+        /var/lib/headtrack/mount.json; the file it replaces is kept as FILE.previous) as an axis form such as
+        -x,z,y when the head's axes measure within 25° of one, else as nine numbers; 'run' uses it when the
+        config names no mount. --simulated plays the step on the simulated board, worn as --worn says.
+
+        Without --mount, the sensors' calibration, guided in the terminal:
           1. put the headset down and keep it still for 5 s (gyro bias);
           2. turn it slowly in every direction — nose up and down, ear to each shoulder, upside down — until
              the display says enough directions are covered. Waiting still before turning is fine: the
@@ -39,18 +55,23 @@ struct CalibrateCommand: Command {
                           --config /etc/headtrack/config.json
 
         options:
+          --mount             learn the mount (the guided step above) instead of calibrating the sensors
           --out FILE          calibration file (default: calibrationFile from the config,
-                              /var/lib/headtrack/calibration.json)
+                              /var/lib/headtrack/calibration.json); with --mount, the mount file (default:
+                              mount.json in the calibration file's directory)
           --i2c DEV           I²C bus (default from the config, else /dev/i2c-1)
           --config FILE       JSON config
-          --duration S        give up turning after S seconds (default 180)
+          --duration S        give up turning after S seconds (default 180; with --mount, give up after S
+                              seconds in all, default 60)
           --skip-gyro         do not measure the gyro bias (keep the headset moving from the start)
           --restart-service   stop the running service first and start it again afterwards (needs root)
           --service UNIT      systemd unit to stop and start (default headtrack)
           --service-user U    user to calibrate and write the file as (default headtrack, the unit's User=)
           --trace TRACE       calibrate from a recorded imu-trace v1 file instead of the sensors, with the
                               same stop rule (the fit uses the samples up to where it is complete)
-          --show              print the calibration file and exit
+          --simulated         with --mount: on the simulated board (a wearer keeps still, then nods 4 times)
+          --worn F,L,U        with --simulated: how the simulated board sits on the head (default x,y,z)
+          --show              print the calibration file (with --mount: the mount file) and exit
           --socket PATH       serve the event stream while calibrating: state lines and `calibration` lines with
                               the samples, the fit and its coverage cells, so `headtrack view --socket PATH`
                               draws the sphere filling up (the service's socket is gone while it is stopped)
@@ -60,18 +81,36 @@ struct CalibrateCommand: Command {
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
         let config = try HardwareSession.loadConfig(try arguments.option("config"))
-        let out = try arguments.option("out") ?? config.calibrationFile
+        let mountStep = arguments.flag("mount")
+        let out = try arguments.option("out") ?? (mountStep ? MountStore(beside: config.calibrationFile).path : config.calibrationFile)
         let i2c = try arguments.option("i2c") ?? config.i2cDevice
-        let duration = try arguments.duration() ?? 180
+        let duration = try arguments.duration() ?? (mountStep ? 60 : 180)
         let trace = try arguments.option("trace")
         let skipGyro = arguments.flag("skip-gyro")
         let show = arguments.flag("show")
         let restartService = arguments.flag("restart-service")
         let unit = try arguments.option("service") ?? "headtrack"
         let serviceUser = try arguments.option("service-user") ?? "headtrack"
-        let socket = try arguments.option("socket")
+        let socket = try arguments.socketPath()
         let speed = try arguments.double("speed", in: 0...Limits.maxSpeed, what: "0 (as fast as possible) or a speed up to \(Int(Limits.maxSpeed))× the trace's time")
+        let simulated = arguments.flag("simulated")
+        let worn = try WornOption.parse(&arguments)
         try arguments.finish()
+        if mountStep {
+            guard socket == nil && speed == nil else {
+                throw CommandError("--socket and --speed serve the sensors' calibration; calibrate --mount prints its prompts", status: 2)
+            }
+            let store = MountStore(path: out)
+            if show { return try MountCalibration.show(store) }
+            if skipGyro { throw CommandError("--skip-gyro is for the magnetometer calibration; calibrate --mount measures no gyro bias", status: 2) }
+            if let path = trace { return try MountCalibration.fromTrace(path, store: store) }
+            if simulated { return try MountCalibration.simulated(worn: worn, config: config, store: store, duration: duration) }
+            return try inPlace(i2c: i2c, unit: unit, restartRequested: restartService, serviceUser: serviceUser, out: out,
+                               step: "calibrate --mount") {
+                try MountCalibration.onSensors(config: config, i2c: i2c, duration: duration, store: store)
+            }
+        }
+        if simulated { throw CommandError("--simulated is for calibrate --mount (the magnetometer calibration runs on the sensors or --trace)", status: 2) }
         if speed != nil && (trace == nil || socket == nil) {
             throw CommandError("--speed paces a --trace for the stream: it needs --trace and --socket", status: 2)
         }
@@ -91,6 +130,7 @@ struct CalibrateCommand: Command {
         settings.measureGyro = !skipGyro
         var session = CalibrationSession(settings: settings)
         if let path = trace {
+            try SameFileCheck.refuse(input: path, what: "trace", outputs: [("out", out)])
             let recording: Trace
             do { recording = try TraceFile.read(path: path) } catch { throw CommandError(error.description) }
             guard recording.hasMagnetometer else {
@@ -116,22 +156,30 @@ struct CalibrateCommand: Command {
             return try broadcast?.end(done, saved: "saved \(store.path)") { try finish(done, store: store) } ?? finish(done, store: store)
         }
 
-        // On the board: who holds the sensors decides what happens.
-        let busBusy = busHeldElsewhere(i2c)
-        let service = ServiceControl(unit: unit)
-        // Asked even when the bus is free: a service running an older binary takes no lock.
-        let plan = InPlacePlan.decide(busBusy: busBusy, serviceActive: service.isActive,
-                                      restartRequested: restartService, isRoot: geteuid() == 0,
-                                      unit: unit, device: i2c, out: out,
-                                      program: CommandLine.arguments.first ?? "headtrack")
-        switch plan {
-        case let .refuse(message):
-            throw CommandError(message)
-        case .calibrate:
+        return try inPlace(i2c: i2c, unit: unit, restartRequested: restartService, serviceUser: serviceUser, out: out) {
             let broadcast = try runOnSensors(&session, config: config, i2c: i2c, duration: duration, socket: socket)
             defer { broadcast?.stop() }
             let done = session
             return try broadcast?.end(done, saved: "saved \(store.path)") { try finish(done, store: store) } ?? finish(done, store: store)
+        }
+    }
+
+    /// On the board, who holds the sensors decides what happens: `work` runs now, or after the service was
+    /// stopped (as the service's user, the service started again afterwards), or not at all, saying why.
+    private static func inPlace(i2c: String, unit: String, restartRequested: Bool, serviceUser: String, out: String,
+                                step: String = "calibrate", work: () throws -> Int32) throws -> Int32 {
+        let busBusy = busHeldElsewhere(i2c)
+        let service = ServiceControl(unit: unit)
+        // Asked even when the bus is free: a service running an older binary takes no lock.
+        let plan = InPlacePlan.decide(busBusy: busBusy, serviceActive: service.isActive,
+                                      restartRequested: restartRequested, isRoot: geteuid() == 0,
+                                      unit: unit, device: i2c, out: out,
+                                      program: CommandLine.arguments.first ?? "headtrack", step: step)
+        switch plan {
+        case let .refuse(message):
+            throw CommandError(message)
+        case .calibrate:
+            return try work()
         case .restartService:
             guard let user = ServiceUser.lookup(serviceUser) else {
                 throw CommandError("no user '\(serviceUser)' on this board (the service's User=): pass --service-user, nothing changed")
@@ -152,10 +200,7 @@ struct CalibrateCommand: Command {
                 waited += 0.1
             }
             try user.become()
-            let broadcast = try runOnSensors(&session, config: config, i2c: i2c, duration: duration, socket: socket)
-            defer { broadcast?.stop() }
-            let done = session
-            return try broadcast?.end(done, saved: "saved \(store.path)") { try finish(done, store: store) } ?? finish(done, store: store)
+            return try work()
         }
     }
 

@@ -20,12 +20,15 @@ public protocol Command {
     /// Subcommands with a help of their own (eval's topics), for `help COMMAND TOPIC`, the man page and
     /// the completion.
     static var documentedSubcommands: [(name: String, summary: String, help: String)] { get }
+    /// What `--json` prints on standard output when the command fails: a script that asked for JSON gets JSON.
+    static func jsonFailure(_ message: String) -> String
 }
 
 extension Command {
     public static var dispatchesSubcommands: Bool { false }
     public static var extraExitStatuses: [(status: Int32, meaning: String)] { [] }
     public static var documentedSubcommands: [(name: String, summary: String, help: String)] { [] }
+    public static func jsonFailure(_ message: String) -> String { "{\"ok\":false,\"error\":\(JSONValue.quoted(message))}" }
 }
 
 /// The exit statuses every command shares; `--help` ends with them (and the man page lists them).
@@ -43,10 +46,12 @@ public enum ExitStatus {
     }
 }
 
-/// A user-facing failure: printed as "headtrack: MESSAGE" with exit status `status`.
+/// A user-facing failure: printed as "headtrack COMMAND: MESSAGE" with exit status `status`. `command` names a
+/// subcommand the dispatcher does not know of ("eval gestures"), when there is one.
 public struct CommandError: Error, CustomStringConvertible {
     public var message: String
     public var status: Int32
+    public var command: String? = nil
     public init(_ message: String, status: Int32 = 1) { self.message = message; self.status = status }
     public var description: String { message }
 }
@@ -63,12 +68,29 @@ public struct Arguments {
 
     public var wantsHelp: Bool { remaining.contains("--help") || remaining.contains("-h") }
 
-    /// Removes and returns the value of `--name VALUE` or `--name=VALUE`, if present.
+    /// Removes and returns the value of `--name VALUE` or `--name=VALUE`, if present. Given twice is a usage
+    /// error that says so (which of two values was meant is not ours to guess).
     public mutating func option(_ name: String) throws -> String? {
+        guard let first = try take(name) else { return nil }
+        if let second = try take(name) {
+            throw CommandError("--\(name) given twice (\(Shown.quoted(first)) and \(Shown.quoted(second))): give it once", status: 2)
+        }
+        return first
+    }
+
+    /// All values of a repeatable option.
+    public mutating func options(_ name: String) throws -> [String] {
+        var values: [String] = []
+        while let v = try take(name) { values.append(v) }
+        return values
+    }
+
+    /// The first `--name VALUE` or `--name=VALUE`, removed.
+    private mutating func take(_ name: String) throws -> String? {
         let flag = "--" + name
         for (i, a) in remaining.enumerated() {
             if a == flag {
-                guard i + 1 < remaining.count else { throw CommandError("\(flag) needs a value (see headtrack \(command) --help)", status: 2) }
+                guard i + 1 < remaining.count else { throw CommandError("\(flag) needs a value (see \(Invocation.program) \(command) --help)", status: 2) }
                 let v = remaining[i + 1]
                 remaining.removeSubrange(i...(i + 1))
                 return v
@@ -79,13 +101,6 @@ public struct Arguments {
             }
         }
         return nil
-    }
-
-    /// All values of a repeatable option.
-    public mutating func options(_ name: String) throws -> [String] {
-        var values: [String] = []
-        while let v = try option(name) { values.append(v) }
-        return values
     }
 
     public mutating func double(_ name: String) throws -> Double? {
@@ -119,6 +134,14 @@ public struct Arguments {
         return path
     }
 
+    /// `--name PATH` for a socket the command will serve: its directory must exist and be writable, checked
+    /// now like an output file, so a typo is a usage error before the work, not a failure after set-up.
+    public mutating func socketPath(_ name: String = "socket") throws -> String? {
+        guard let path = try option(name) else { return nil }
+        if let problem = OutputCheck.problem(path) { throw CommandError("--\(name) \(path): \(problem)", status: 2) }
+        return path
+    }
+
     private func s(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : "\(v)" }
 
     /// A whole number inside `range` (a count of 1.5 is a typo, not 1).
@@ -130,18 +153,17 @@ public struct Arguments {
         return v
     }
 
+    /// Whether `--name` is given; given twice it is the same flag.
     public mutating func flag(_ name: String) -> Bool {
-        if let i = remaining.firstIndex(of: "--" + name) {
-            remaining.remove(at: i)
-            return true
-        }
-        return false
+        let before = remaining.count
+        remaining.removeAll { $0 == "--" + name }
+        return remaining.count < before
     }
 
     /// Removes and returns the positional arguments; any leftover option is an error.
     public mutating func positionals() throws -> [String] {
         if let unknown = remaining.first(where: { $0.hasPrefix("--") || ($0.hasPrefix("-") && $0.count > 1 && Double($0) == nil) }) {
-            throw CommandError("unknown option '\(unknown)' for '\(command)' (see headtrack \(command) --help)", status: 2)
+            throw CommandError("unknown option \(Shown.quoted(unknown)) for '\(command)' (see \(Invocation.program) \(command) --help)", status: 2)
         }
         let p = remaining
         remaining = []
@@ -159,7 +181,7 @@ public struct Arguments {
     public mutating func finish() throws {
         let p = try positionals()
         if let first = p.first {
-            throw CommandError("unexpected argument '\(first)' for '\(command)' (see headtrack \(command) --help)", status: 2)
+            throw CommandError("unexpected argument \(Shown.quoted(first)) for '\(command)' (see \(Invocation.program) \(command) --help)", status: 2)
         }
     }
 }

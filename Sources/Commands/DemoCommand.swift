@@ -9,7 +9,9 @@ import Simulation
 struct DemoCommand: Command {
     static let name = "demo"
     static let summary = "run the full pipeline on a simulated board through a ~20 s scripted story"
-    static let extraExitStatuses: [(status: Int32, meaning: String)] = [(1, "a scripted gesture was missed, invented or reported twice")]
+    static let extraExitStatuses: [(status: Int32, meaning: String)] = [
+        (1, "failed (the plot or the stream could not be written), or a scripted gesture was missed, invented or reported twice"),
+    ]
     static let help = """
         usage: headtrack demo [--speed N] [--plot OUT.svg] [--socket PATH]
 
@@ -30,7 +32,7 @@ struct DemoCommand: Command {
     static func run(_ arguments: inout Arguments) throws -> Int32 {
         let speedOption = try arguments.double("speed", in: 0...Limits.maxSpeed, what: "0 (as fast as possible) or a speed up to \(Int(Limits.maxSpeed))× real time")
         let plotPath = try arguments.outputPath("plot")
-        let socket = try arguments.option("socket")
+        let socket = try arguments.socketPath()
         try arguments.finish()
         let live = Console.isTerminal
         var demo = SimulatedRun()
@@ -49,6 +51,7 @@ struct DemoCommand: Command {
         var lastEvent = ""
         var lastPrinted = -1.0
         var recorder = PlotRecorder()
+        var view = InPlaceLines()
         let result = try demo.run(observer: { event, pipeline in
             stream?.handle(event, pipeline)
             switch event {
@@ -59,7 +62,7 @@ struct DemoCommand: Command {
             case let .display(t, leds):
                 recorder.display(t: t, leds: leds, pipeline: pipeline)
                 if live {
-                    Console.write(1, "\r" + LiveView.line(t: t, leds: leds, pipeline: pipeline, lastEvent: lastEvent) + "   ")
+                    view.draw(LiveView.screen(t: t, leds: leds, pipeline: pipeline, lastEvent: lastEvent))
                 } else if t - lastPrinted >= 1 {
                     lastPrinted = t
                     Console.out(LiveView.line(t: t, leds: leds, pipeline: pipeline, lastEvent: ""))

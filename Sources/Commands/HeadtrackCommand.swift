@@ -103,18 +103,23 @@ public struct CommandSet: Sendable {
         }
         var arguments = Arguments(Array(args.dropFirst()), command: name)
         if arguments.wantsHelp && !(command.dispatchesSubcommands && arguments.remaining.first?.hasPrefix("-") == false) {
-            Console.out(Self.fullHelp(command))
+            Console.out(spelled(Self.fullHelp(command)))
             return 0
         }
+        let failure: CommandError
         do {
             return try command.run(&arguments)
         } catch let e as CommandError {
-            Console.err("\(program) \(name): \(e.message)")
-            return e.status
+            failure = e
         } catch {
-            Console.err("\(program) \(name): \(error)")
-            return 1
+            failure = CommandError("\(error)")
         }
+        // What came from files, clients or the command line is in the message: no control character of it
+        // reaches the terminal, and no value of it makes the line megabytes long.
+        let message = Shown.message(failure.message)
+        Console.err("\(program) \(failure.command ?? name): \(message)")
+        if args.contains("--json") { Console.out(command.jsonFailure(message)) }
+        return failure.status
     }
 
     /// `help [COMMAND [TOPIC]]`, `help --man`, `help --bash-completion`.
@@ -133,12 +138,15 @@ public struct CommandSet: Sendable {
             return 2
         }
         if words.count > 1, let topic = command.documentedSubcommands.first(where: { $0.name == words[1] }) {
-            Console.out(Self.fullHelp(topic.help))
+            Console.out(spelled(Self.fullHelp(topic.help)))
             return 0
         }
-        Console.out(Self.fullHelp(command))
+        Console.out(spelled(Self.fullHelp(command)))
         return 0
     }
+
+    /// `text` with this executable's own commands named as it was called ("headtrack-lab bench").
+    func spelled(_ text: String) -> String { Invocation.spelled(text, commands: commands.map { $0.name }, as: program) }
 
     /// A command's help with the exit statuses it can end with.
     public static func fullHelp(_ command: any Command.Type) -> String {
@@ -174,18 +182,27 @@ enum LabForwarding {
             return 2
         }
         guard let path = SiblingExecutable.path(name), SiblingExecutable.isExecutable(path) else {
-            Console.err("""
-                \(program) \(what): this is a lab command, and \(name) is not installed beside \(program) \
-                (the headset install ships only the daemon). Build both with `swift build -c release` and run \
-                `.build/release/\(name) \(args.joined(separator: " "))`.
-                """)
-            return 2
+            Console.err("\(program) \(what): this is a lab command, and \(name) is not beside \(program). " + missingLabAdvice(name))
+            return 1
         }
-        var cStrings: [UnsafeMutablePointer<CChar>?] = ([name] + args).map { strdup($0) } + [nil]
+        // argv[0] is the program the user typed, so the lab's messages and help name it (Invocation).
+        var cStrings: [UnsafeMutablePointer<CChar>?] = ([program] + args).map { strdup($0) } + [nil]
         execv(path, &cStrings)
         let why = String(cString: strerror(errno))
         for p in cStrings { free(p) }
         Console.err("\(program) \(what): cannot start \(path): \(why)")
         return 1
+    }
+
+    /// In a build tree (`REPO/.build/…/debug|release/`), the one command that builds the lab there; elsewhere
+    /// (a headset install), that the lab is not for here.
+    static func missingLabAdvice(_ name: String) -> String {
+        guard let own = SiblingExecutable.path(""), let build = own.split(separator: "/").lastIndex(where: { $0 == ".build" }) else {
+            return "The headset install ships only the daemon: run lab commands on a build machine, from a clone (swift build)."
+        }
+        let parts = own.split(separator: "/")
+        let repository = "/" + parts[..<build].joined(separator: "/")
+        let configuration = parts.last == "release" ? " -c release" : ""
+        return "Build it with `swift build --package-path \(repository)\(configuration) --product \(name)`, then run this again."
     }
 }

@@ -39,7 +39,7 @@ struct PlotRecorder {
         do {
             try SVGPlot.write(d, to: path)
         } catch {
-            throw CommandError("cannot write the plot: \(error) (is the directory there and writable?)")
+            throw CommandError("cannot write the plot: \(error)")  // the error carries its own hint
         }
     }
 

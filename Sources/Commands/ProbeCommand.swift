@@ -15,7 +15,8 @@ struct ProbeCommand: Command {
         package at 0x0C (AK8963 WIA 0x48, AK09916 WIA 0x48/0x09), a QMC5883L at 0x0D (chip ID 0xff) and an
         HMC5883L at 0x1E ('H43'). WHO_AM_I is a hint (clones answer odd values); a magnetometer is trusted
         only when its own ID answers. Prints one line per chip that answered, notes on what is not used,
-        and the drivers `run` will use with the config's i2c.imu / i2c.magnetometer choices.
+        and the drivers `run` will use with the config's i2c.imu / i2c.magnetometer choices, and the mount
+        `run` will use and where it comes from (the config, the file 'calibrate --mount' learned, or none).
         Exits 1 when no usable IMU answers.
 
         options:
@@ -23,12 +24,14 @@ struct ProbeCommand: Command {
           --config FILE   JSON config whose i2c.imu, i2c.imuAddress and i2c.magnetometer apply
                           (default /etc/headtrack/config.json when it exists)
           --json          print one JSON object instead (bus, imu {chip, address, identity}, magnetometer
-                          {chip, address, in_package}, findings, notes, usage, ok, error); same exit status
+                          {chip, address, in_package}, findings, notes, usage, mount, mount_source, ok,
+                          error); same exit status
 
         example output:
           0x68: MPU-9250 (WHO_AM_I 0x71)
           0x0c: AK8963 magnetometer behind the MPU's bypass (WIA 0x48)
           pipeline will use: MPU-9250 driver for the chip at 0x68 + AK8963 (in the IMU's package)
+          mount: -x,z,y (learned, /var/lib/headtrack/mount.json)
         """
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
@@ -38,8 +41,11 @@ struct ProbeCommand: Command {
         try arguments.finish()
         var bus = try HardwareSession.openBus(config.i2cDevice)
         let detection = BoardDetector.detect(&bus, request: config.detectionRequest)
+        var warnings: [String] = []
+        let mount = MountInUse.resolve(config, warn: { warnings.append($0) })
         if json {
-            Console.out(report(detection, bus: config.i2cDevice))
+            Console.out(report(detection, bus: config.i2cDevice, mount: mount))
+            for w in warnings { Console.err(w) }
             return detection.failure == nil ? 0 : 1
         }
         Console.out("probing \(config.i2cDevice)")
@@ -48,11 +54,13 @@ struct ProbeCommand: Command {
         for n in detection.notes { Console.out("  note: " + n) }
         if let failure = detection.failure { throw CommandError(failure.description) }
         Console.out("pipeline will use: \(detection.usage)")
+        for w in warnings { Console.out("  note: " + w) }
+        Console.out("mount: " + mount.summary)
         return 0
     }
 
     /// The findings as one JSON object, for scripts (addresses as numbers; `hex` strings would need parsing).
-    static func report(_ d: Detection, bus: String) -> String {
+    static func report(_ d: Detection, bus: String, mount: MountInUse = MountInUse(mount: nil, source: .none)) -> String {
         func list(_ items: [String]) -> String { "[" + items.map(JSONValue.quoted).joined(separator: ",") + "]" }
         let imu = d.imu.map {
             "{\"chip\":\(JSONValue.quoted($0.kind.displayName)),\"address\":\($0.address),\"identity\":\($0.identity)}"
@@ -61,7 +69,9 @@ struct ProbeCommand: Command {
             "{\"chip\":\(JSONValue.quoted($0.kind.displayName)),\"address\":\($0.kind.address),\"in_package\":\($0.kind.isInPackage)}"
         } ?? "null"
         return "{\"bus\":\(JSONValue.quoted(bus)),\"imu\":\(imu),\"magnetometer\":\(mag),\"findings\":\(list(d.findings)),"
-            + "\"notes\":\(list(d.notes)),\"usage\":\(JSONValue.quoted(d.usage)),\"ok\":\(d.failure == nil),"
+            + "\"notes\":\(list(d.notes)),\"usage\":\(JSONValue.quoted(d.usage)),"
+            + "\"mount\":\(mount.mount == nil ? "null" : JSONValue.quoted(mount.text)),\"mount_source\":\(JSONValue.quoted(mount.source.rawValue)),"
+            + "\"ok\":\(d.failure == nil),"
             + "\"error\":\(d.failure.map { JSONValue.quoted($0.description) } ?? "null")}"
     }
 }

@@ -17,6 +17,7 @@ struct ReplayCommand: Command {
         usage: headtrack replay TRACE [--config FILE] [--mount F,L,U] [--calibration FILE] [--no-auto-calibration]
                                 [--learned-calibration FILE] [--events OUT.csv] [--attitude OUT.csv]
                                 [--plot OUT.svg] [--json] [--stream [--socket PATH]]
+               headtrack replay TRACE --learn-mount [--calibration FILE]
 
         Runs fusion, heading smoothing and gesture detection over an imu-trace v1 file with its own
         timestamps, as fast as possible, and prints the detected gestures. TRACE `-` reads standard input;
@@ -25,6 +26,7 @@ struct ReplayCommand: Command {
 
         options:
           --config FILE     run the pipeline as 'headtrack run' sets it up from this config file (its mount,
+                            or else the mount 'calibrate --mount' learned beside its calibration file;
                             declination and gestures settings), to check a config offline
           --mount F,L,U     sensor axes that point forward, left and up, e.g. --mount=-x,z,y for a sensor
                             worn X back, Y up, Z left (default x,y,z). Without it, a trace whose frame line
@@ -53,12 +55,26 @@ struct ReplayCommand: Command {
                             can be developed against a recording; a gap of more than 1 s is skipped);
                             socket /run/headtrack/events.sock
           --socket PATH     the stream's socket (implies --stream)
+          --learn-mount     learn how the sensor was worn from the recording instead, as 'calibrate --mount'
+                            does: up from gravity where the head holds still, left from a run of 3 or more
+                            nods, forward from a nod's chin-down first swing. Prints one line,
+                            "learned mount: F,L,U" (the nine numbers when it is more than 25° from every axis
+                            form), and how it was measured on stderr; or, exit status 1, why it could not.
+                            A trace in which no nod begins from rest gets forward from its frame line's
+                            "worn:" clause, and says so
         """
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
         var settings = Pipeline.Settings()
-        if let path = try arguments.option("config") {
-            do { settings = try HardwareSession.loadConfig(path).pipelineSettings } catch { throw CommandError(error.description) }
+        let configPath = try arguments.option("config")
+        if let path = configPath {
+            do {
+                let config = try HardwareSession.loadConfig(path)
+                // As `run` does: the config's mount, else the learned one.
+                let mount = MountInUse.resolve(config, warn: { Console.err($0) })
+                if mount.source == .learned { Console.err("headtrack: mount \(mount.summary)") }
+                settings = config.using(mount).pipelineSettings
+            } catch { throw CommandError(error.description) }
         }
         let mountOption = try arguments.option("mount")
         if let m = mountOption {
@@ -77,19 +93,30 @@ struct ReplayCommand: Command {
                 settings.calibration = c
             }
         }
+        let learnMount = arguments.flag("learn-mount")
         let eventsPath = try arguments.outputPath("events", allowStandardOutput: true)
         let attitudePath = try arguments.outputPath("attitude", allowStandardOutput: true)
         let plotPath = try arguments.outputPath("plot")
         let json = arguments.flag("json")
-        let socket = try arguments.option("socket")
+        let socket = try arguments.socketPath()
         let streaming = arguments.flag("stream") || socket != nil
         let paths = try arguments.positionals()
         guard paths.count == 1 else {
             throw CommandError(paths.isEmpty ? "give one trace file (see headtrack replay --help)" : "give exactly one trace file", status: 2)
         }
+        try SameFileCheck.refuse(input: paths[0], what: "trace",
+                                 outputs: [("events", eventsPath), ("attitude", attitudePath), ("plot", plotPath)])
         let trace: Trace
-        do { trace = try TraceFile.read(path: paths[0] == "-" ? "/dev/stdin" : paths[0]) } catch {
+        do {
+            trace = paths[0] == "-" ? try TraceFile.read(path: "/dev/stdin", name: "standard input") : try TraceFile.read(path: paths[0])
+        } catch {
             throw CommandError(error.description)
+        }
+        if learnMount {
+            guard eventsPath == nil, attitudePath == nil, plotPath == nil, !json, !streaming, mountOption == nil, configPath == nil else {
+                throw CommandError("--learn-mount only learns the mount: leave out --config, --mount, --events, --attitude, --plot, --json and --stream", status: 2)
+            }
+            return try learnMountOnly(trace, calibration: settings.calibration)
         }
         if settings.mount == nil {
             let name = paths[0] == "-" ? "standard input" : paths[0].split(separator: "/").last.map(String.init) ?? paths[0]
@@ -168,6 +195,11 @@ struct ReplayCommand: Command {
         if let f = failure { throw CommandError("\(f)") }
         try events?.close()
         try attitude?.close()
+        // The plot before the summary: a plot that cannot be written fails the command before a JSON summary
+        // says it went well.
+        if let p = plotPath {
+            try recorder.write(to: p, title: "headtrack replay \(paths[0])", truth: PlotRecorder.truthBeside(trace: paths[0]))
+        }
         let summary = GestureEvent.allCases.compactMap { e in counts[e.rawValue].map { "\(e.rawValue) \($0)" } }
         if json {
             Console.out(jsonSummary(trace: paths[0], samples: trace.records.count, counts: counts, events: detected))
@@ -175,10 +207,22 @@ struct ReplayCommand: Command {
             say("\(trace.records.count) samples; gestures: \(summary.isEmpty ? "none" : summary.joined(separator: ", "))")
         }
         if let p = plotPath {
-            try recorder.write(to: p, title: "headtrack replay \(paths[0])", truth: PlotRecorder.truthBeside(trace: paths[0]))
             if json { Console.err("plot written to \(p)") } else { say("plot written to \(p)") }
         }
         return 0
+    }
+
+    /// `--learn-mount`: the learned mount's line on stdout and how it was measured on stderr, or why not (exit 1).
+    static func learnMountOnly(_ trace: Trace, calibration: Calibration) throws -> Int32 {
+        let learner = LearnedMountReport.learn(trace, calibration: calibration)
+        switch learner.result(statedLeft: trace.wornMount?.left) {
+        case let .success(learned):
+            Console.out(LearnedMountReport.line(learned))
+            Console.err("  " + LearnedMountReport.details(learned))
+            return 0
+        case let .failure(why):
+            throw CommandError("could not learn the mount: \(why)")
+        }
     }
 
     static func open(_ path: String) throws -> BufferedFileWriter {

@@ -3,6 +3,7 @@ import Formats
 import EventStream
 import Service
 import Sensors
+import Geometry
 
 /// `headtrack run`: the pipeline on real hardware until SIGINT/SIGTERM.
 struct RunCommand: Command {
@@ -12,12 +13,15 @@ struct RunCommand: Command {
         usage: headtrack run [--i2c DEV] [--gpio-chip CHIP] [--config FILE] [--duration S] [--quiet]
                              [--fifo] [--imu-hz HZ] [--realtime [--cpu N] [--priority P]] [--socket PATH]
                headtrack run --simulated [--speed N] [--duration S] [--fifo] [--imu-hz HZ] [--realtime ...]
-                                         [--config FILE] [--socket PATH] [--learned-calibration FILE]
+                                         [--config FILE] [--socket PATH] [--worn F,L,U]
 
         Reads the IMU and magnetometer over I²C, fuses attitude and heading, detects gestures and drives the
         LEDs through the GPIO character device. SIGINT or SIGTERM end it cleanly with every LED off.
         A fault summary is logged every minute and at exit. Gestures, heading and faults are served to local
         apps as JSON lines on a Unix socket (the README's "Event stream"; `headtrack watch` shows them).
+        The mount is the config's `mount`; when it names none, the one `headtrack calibrate --mount` learned
+        (mount.json beside the calibration file). While worn, the head's rests and nods are compared with it:
+        a mount that disagrees with them for minutes gets one warning in the log.
 
         options:
           --i2c DEV         I²C bus device (default from the config, else /dev/i2c-1)
@@ -38,19 +42,20 @@ struct RunCommand: Command {
                             the loop's stage timing at the end
           --speed N         with --simulated: 1 = paced by the real clock (default), 0 = as fast as possible
                             with the I²C bus time modelled at 400 kHz
-          --learned-calibration FILE
-                            with --simulated: start from this learned calibration when it exists and save
-                            what the background calibration learns to it (on the headset, run keeps it
-                            beside the config's calibrationFile, as calibration.learned.json)
+          --worn F,L,U      with --simulated: the simulated board's axes that point forward, left and up on
+                            the simulated head (default x,y,z), e.g. --worn=-x,z,y for a headphone board
 
-        The background calibration learns the magnetometer's hard and soft iron while the headset is worn
-        (config calibration.auto, default true); see the README's calibration section.
+        The magnetometer's hard and soft iron are learned while the headset is worn (config calibration.auto,
+        default true) and kept in calibration.learned.json beside the config's calibrationFile (with
+        --simulated only when --config names the config); see the README's calibration section.
         """
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
-        var config = try HardwareSession.loadConfig(try arguments.option("config"))
-        if let d = try arguments.option("i2c") { config.i2cDevice = d }
-        if let c = try arguments.option("gpio-chip") { config.gpioChip = c }
+        let configPath = try arguments.option("config")
+        var config = try HardwareSession.loadConfig(configPath)
+        let i2c = try arguments.option("i2c"), gpioChip = try arguments.option("gpio-chip")
+        if let d = i2c { config.i2cDevice = d }
+        if let c = gpioChip { config.gpioChip = c }
         var options = ServiceOptions()
         options.duration = try arguments.duration()
         options.quiet = arguments.flag("quiet")
@@ -62,16 +67,21 @@ struct RunCommand: Command {
             config.rates.imuHz = hz
         }
         options.realtime = try RealtimeOptions.parse(&arguments)
-        options.socket = try arguments.option("socket")
-        let learned = try arguments.option("learned-calibration")
+        options.socket = try arguments.socketPath()
+        // The config's mount, else the one `calibrate --mount` learned (the same for the simulated board).
+        let mount = MountInUse.resolve(config, warn: { Log.warning($0) })
+        config = config.using(mount)
+        options.mount = mount
         if arguments.flag("simulated") {
-            options.learnedCalibration = config.autoCalibration ? learned : nil
+            for (option, given) in [("i2c", i2c), ("gpio-chip", gpioChip)] where given != nil {
+                throw CommandError("--\(option) does not apply to run --simulated: the simulated board has its own bus and "
+                    + "LED lines (drop --\(option), or leave out --simulated to run on that hardware)", status: 2)
+            }
             let speed = try arguments.double("speed") ?? 1
+            let worn = try WornOption.parse(&arguments)
             try arguments.finish()
-            return try SimulatedRunMode.run(config: config, options: options, speed: speed)
-        }
-        if learned != nil {
-            throw CommandError("--learned-calibration is for run --simulated; on the headset the learned calibration lives beside the config's calibrationFile", status: 2)
+            return try SimulatedRunMode.run(config: config, options: options, speed: speed, calibrationNamed: configPath != nil,
+                                            worn: worn)
         }
         try arguments.finish()
         do {

@@ -72,15 +72,16 @@ enum InPlacePlan: Equatable {
     case refuse(String)
 
     static func decide(busBusy: Bool, serviceActive: Bool, restartRequested: Bool, isRoot: Bool,
-                       unit: String, device: String, out: String, program: String = "headtrack") -> InPlacePlan {
+                       unit: String, device: String, out: String, program: String = "headtrack",
+                       step: String = "calibrate") -> InPlacePlan {
         if !busBusy && !serviceActive { return .calibrate }
         if !serviceActive {
             return .refuse("another process holds \(device) (a 'headtrack run' in another terminal?): stop it, then calibrate again")
         }
         guard restartRequested else {
             return .refuse("the \(unit) service is running and reads the sensors on \(device). Let calibrate stop it, calibrate and start it again:\n"
-                + "  sudo \(program) calibrate --restart-service\n"
-                + "or do it by hand: sudo systemctl stop \(unit); sudo -u headtrack \(program) calibrate --out \(out); sudo systemctl start \(unit)")
+                + "  sudo \(program) \(step) --restart-service\n"
+                + "or do it by hand: sudo systemctl stop \(unit); sudo -u headtrack \(program) \(step) --out \(out); sudo systemctl start \(unit)")
         }
         guard isRoot else {
             return .refuse("--restart-service stops and starts \(unit), which needs root: run it with sudo")

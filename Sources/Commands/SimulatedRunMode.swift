@@ -1,5 +1,5 @@
 import Formats
-import SensorCalibration
+import Geometry
 import Service
 import SimulatedRuns
 import Simulation
@@ -8,25 +8,28 @@ import Simulation
 /// paced by the real clock (so real-time mode and wake-up lateness mean something) or as fast as possible with
 /// the bus time modelled.
 enum SimulatedRunMode {
-    static func run(config: Config, options requested: ServiceOptions, speed: Double) throws -> Int32 {
-        // --learned-calibration FILE: start from it when it is there, save what is learned to it.
-        var startingCalibration: Calibration? = nil
-        if let path = requested.learnedCalibration, FileIO.exists(path) || FileIO.exists(path + ".previous") {
-            let (c, problem) = CalibrationStore(path: path).loadKeepingCurrent(nil)
-            if let p = problem { Console.err("headtrack: " + p) }
-            startingCalibration = c
-        }
+    /// With `calibrationNamed` (the config came from --config), its calibrationFile is loaded and reported as
+    /// `run` does on the headset (a bad file is a warning, and the previous file or none is used), and the
+    /// background calibration starts from and saves to the learned file beside it, as on the headset.
+    static func run(config: Config, options requested: ServiceOptions, speed: Double, calibrationNamed: Bool,
+                    worn: Mount = .identity) throws -> Int32 {
         guard speed == 0 || speed == 1 else {
             throw CommandError("--speed must be 1 (real time) or 0 (as fast as possible) for run --simulated", status: 2)
         }
         var loopOptions = SimulatedLoopOptions()
         loopOptions.config = config
         loopOptions.readout = requested.readout
-        loopOptions.calibration = startingCalibration
         var options = requested
+        if calibrationNamed {
+            loopOptions.calibration = HardwareSession.startingCalibration(config, warn: { Log.warning($0) },
+                                                                          info: { if !requested.quiet { Log.info($0) } })
+            if config.autoCalibration { options.learnedCalibration = CalibrationStore.learnedPath(beside: config.calibrationFile) }
+        }
+        loopOptions.worn = worn
         options.duration = requested.duration ?? loopOptions.script.duration + 1
         options.streamByDefault = false
-        Console.out("headtrack: simulated MPU-9250 + AK8963, \(requested.readout.rawValue) readout at \(fixed(config.rates.imuHz, 0)) Hz, "
+        Console.out("headtrack: simulated MPU-9250 + AK8963" + (worn == .identity ? "" : " worn as \(worn.argument)")
+            + ", \(requested.readout.rawValue) readout at \(fixed(config.rates.imuHz, 0)) Hz, "
             + "\(fixed(options.duration!, 1)) s " + (speed == 0 ? "as fast as possible (I²C time at 400 kHz)" : "in real time"))
         let board = SimulatedLoop.board(loopOptions, busTime: speed == 0)
         let simulatedStart = board.clock.seconds

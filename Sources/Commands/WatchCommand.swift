@@ -10,8 +10,9 @@ struct WatchCommand: Command {
     static let help = """
         usage: headtrack watch [--socket PATH] [--json]
 
-        Connects to the event stream of a running `headtrack run` (the service) and shows the LED row, heading,
-        pitch, roll, the last gestures and faults, redrawn in place in an 80-column terminal. Not in a
+        Connects to the event stream of a running `headtrack run` (the service) and shows the sensors, the
+        mount in use and where it came from (config, learned, none), the LED row, heading, pitch, roll, the
+        last gestures and faults, redrawn in place in an 80-column terminal. Not in a
         terminal, it prints one line a second and a line per gesture or fault. Ends when the tracker stops.
         Your user must be in the `headtrack` group to connect (sudo usermod -aG headtrack $USER, log in again).
 
@@ -19,6 +20,9 @@ struct WatchCommand: Command {
           --socket PATH   the stream socket (default /run/headtrack/events.sock)
           --json          pass the stream's JSON lines through unchanged, e.g. headtrack watch --json | jq
         """
+
+    /// `--json` passes the protocol's lines, so its failure is the protocol's own error line.
+    static func jsonFailure(_ message: String) -> String { "{\"type\":\"error\",\"message\":\(JSONValue.quoted(message))}" }
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
         let path = try arguments.option("socket") ?? EventStream.defaultSocketPath
@@ -49,9 +53,27 @@ struct WatchCommand: Command {
             throw CommandError("no permission to connect to \(path): join the headtrack group "
                 + "(sudo usermod -aG headtrack $USER, then log in again)")
         case ECONNREFUSED:
+            if let kind = notASocket(path) {
+                throw CommandError("\(path) is \(kind), not a socket: give the event stream's socket (default "
+                    + "\(EventStream.defaultSocketPath), or the --socket PATH the tracker was started with)", status: 2)
+            }
             throw CommandError("nothing is serving \(path) (left over from a headtrack that stopped): start headtrack")
         default:
             throw CommandError("cannot connect to \(path): \(String(cString: strerror(e)))")
+        }
+    }
+
+    /// What `path` is when it is not a socket ("a directory", "a regular file"), else nil.
+    static func notASocket(_ path: String) -> String? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        switch st.st_mode & S_IFMT {
+        case S_IFSOCK: return nil
+        case S_IFDIR: return "a directory"
+        case S_IFREG: return "a regular file"
+        case S_IFIFO: return "a FIFO"
+        case S_IFCHR, S_IFBLK: return "a device"
+        default: return "not a socket"
         }
     }
 
@@ -75,20 +97,27 @@ struct WatchCommand: Command {
         var model = WatchModel()
         model.source = source
         let live = Console.isTerminal
-        var drawn = 0
         var lastDraw = -Double.infinity
         var lastPlain = -Double.infinity
         var pending: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
-        func draw() {
-            let lines = model.screen
-            // Up to the first line of the block, then each line rewritten with the rest of it cleared.
-            var out = drawn > 1 ? "\r\u{1B}[\(drawn - 1)A" : "\r"
-            out += lines.map { "\u{1B}[2K" + $0 }.joined(separator: "\n")
-            Console.write(STDOUT_FILENO, out)
-            drawn = lines.count
-        }
+        var view = InPlaceLines()
+        func draw() { view.draw(model.screen) }
+        var lastState = monotonicSeconds()
         while true {
+            // Woken at least every quarter second, so a tracker that stops sending is shown stale in time.
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, 250)
+            if ready < 0 && errno == EINTR { continue }
+            if ready == 0 {
+                let quiet = monotonicSeconds() - lastState
+                if model.hasState, let after = model.staleAfter, quiet > after {
+                    let first = model.staleFor == nil
+                    model.staleFor = quiet
+                    if live { draw() } else if first { Console.out(model.screen[2]) }
+                }
+                continue
+            }
             let n = read(fd, &buffer, buffer.count)
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
@@ -97,6 +126,7 @@ struct WatchCommand: Command {
                 let text = String(decoding: pending[..<newline], as: UTF8.self)
                 pending.removeSubrange(...newline)
                 let type = model.take(text)
+                if type == "state" { lastState = monotonicSeconds() }
                 if live {
                     // ~20 redraws a second are smooth and cheap over ssh; gestures and faults show at once.
                     if type != "state" || model.t - lastDraw >= 0.05 || model.t < lastDraw {
@@ -122,5 +152,11 @@ struct WatchCommand: Command {
         if live { draw(); Console.out("") }
         Console.out("stream ended: headtrack stopped")
         return 0
+    }
+
+    static func monotonicSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
     }
 }

@@ -8,6 +8,9 @@ struct WatchModel {
     var imu = "?"
     var magnetometer: String? = nil
     var imuHz = 0.0
+    /// The mount in use ("-x,z,y", nil: none) and where it came from (config, learned, none; "" before a hello says).
+    var mount: String? = nil
+    var mountSource = ""
     var stateHz = 0.0
     var t = 0.0
     var heading: Double? = nil
@@ -30,10 +33,17 @@ struct WatchModel {
     var compassFit: (error: Double, coverage: Double)? = nil
     var compassRegions = 0
     var compassFieldError: Double? = nil
+    /// Seconds since the last state line, once that is longer than `staleAfter`: the tracker is stopped or
+    /// frozen (SIGSTOP, a hung bus) while its socket stays open, so nothing else would tell.
+    var staleFor: Double? = nil
     static let keptGestures = 4
     /// Largest `n` one `dropped` line can honestly carry: the server counts state lines, at most 240 a second.
     static let maxDroppedPerLine = 1 << 40
     static let width = 78
+
+    /// How long without a state line before the view says it is stale: a second, or two state periods
+    /// when the stream sends fewer than two a second; nil when it sends none (stream.stateHz 0).
+    var staleAfter: Double? { stateHz > 0 ? max(1, 2 / stateHz) : nil }
 
     /// Takes one JSON line; returns what kind of message it was ("" when it could not be read).
     @discardableResult
@@ -42,12 +52,16 @@ struct WatchModel {
         lines += 1
         switch type {
         case "hello":
-            if case let .string(s)? = v["imu"] { imu = s }
-            if case let .string(s)? = v["magnetometer"] { magnetometer = s } else { magnetometer = nil }
+            // Names from the wire are shown escaped: whatever serves the socket cannot drive the terminal.
+            if case let .string(s)? = v["imu"] { imu = Shown.cut(s) }
+            if case let .string(s)? = v["magnetometer"] { magnetometer = Shown.cut(s) } else { magnetometer = nil }
             if case let .number(n)? = v["rates"]?["imu_hz"] { imuHz = n }
             if case let .number(n)? = v["rates"]?["state_hz"] { stateHz = n }
+            if case let .string(m)? = v["mount"] { mount = m } else { mount = nil }
+            if case let .string(m)? = v["mount_source"] { mountSource = m } else { mountSource = "" }
         case "state":
             hasState = true
+            staleFor = nil
             if case let .number(n)? = v["t"] { t = n }
             if case let .number(n)? = v["heading_deg"] { heading = n } else { heading = nil }
             headingValid = v["heading_valid"] == .bool(true)
@@ -63,14 +77,14 @@ struct WatchModel {
         case "gesture":
             // Unreadable without its name and time: `show` then prints the newest gesture, which must be this one.
             guard case let .string(name)? = v["gesture"], case let .number(at)? = v["t"] else { return "" }
-            gestures.insert((name, at), at: 0)
+            gestures.insert((Shown.cut(name), at), at: 0)
             if gestures.count > WatchModel.keptGestures { gestures.removeLast() }
         case "fault":
             if case let .number(n)? = v["t"] { t = max(t, n) }
             if v["active"] == .bool(true) {
                 faultActive = true
                 faultEpisodes += 1
-                if case let .string(k)? = v["kind"] { faultKind = k }
+                if case let .string(k)? = v["kind"] { faultKind = Shown.cut(k) }
                 if case let .number(n)? = v["t"] { faultSince = n }
             } else {
                 faultActive = false
@@ -109,13 +123,14 @@ struct WatchModel {
     /// The screen: every line at most `width` columns.
     var screen: [String] {
         let sensors = imu + (magnetometer.map { " + " + $0 } ?? ", no magnetometer")
-        let header = "headtrack watch  \(sensors)  IMU \(fixed(imuHz, 0)) Hz"
+        let mountText = mountSource.isEmpty ? "" : "  mount " + (mount.map { "\($0) (\(mountSource))" } ?? "none")
+        let header = "headtrack watch  \(sensors)  IMU \(fixed(imuHz, 0)) Hz" + mountText
         let ledLine = "LEDs  " + LiveView.ledRow(leds)
         let headingText: String
         if let h = heading { headingText = LiveView.pad(fixed(h, 0), 3) + "°" + (headingValid ? " live" : " held") } else { headingText = "  --° none" }
-        let attitude = hasState
+        let attitude = staleFor.map { "STALE: no state line for \(fixed($0, 1)) s (tracker stopped or frozen?)" } ?? (hasState
             ? "heading \(headingText)   pitch \(LiveView.pad(fixed(pitch, 0), 4))°   roll \(LiveView.pad(fixed(roll, 0), 4))°   t=\(LiveView.pad(fixed(t, 1), 7)) s"
-            : (stateHz == 0 ? "no state lines (stream.stateHz is 0): gestures and faults only" : "waiting for the first state line")
+            : (stateHz == 0 ? "no state lines (stream.stateHz is 0): gestures and faults only" : "waiting for the first state line"))
         let gestureText = gestures.isEmpty ? "none yet" : gestures.map { "\($0.name) \(fixed($0.t, 1)) s" }.joined(separator: ", ")
         let faultText = faultActive
             ? "SENSOR FAULT \(faultKind) since \(fixed(faultSince, 1)) s (\(faultEpisodes) so far)"

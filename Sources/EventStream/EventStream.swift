@@ -7,22 +7,26 @@ import Sensors
 import Tracking
 import Formats
 
-/// What a client learns on connect: which sensors the loop reads and at what rates.
+/// What a client learns on connect: which sensors the loop reads and at what rates, and which mount is in use
+/// and where it came from.
 public struct StreamHello: Sendable, Equatable {
     public var imu: String
     public var magnetometer: String?
     public var rates: LoopRates
     public var stateHz: Double
+    public var mount: MountInUse
     /// The north LED's sector: lit within this many degrees of north, with the hysteresis the panel applies.
     public var northLed: (halfWidth: Double, hysteresis: Double) {
         (LedPanel.Settings.default.northHalfWidth, LedPanel.Settings.default.northHysteresis)
     }
 
-    public init(imu: String, magnetometer: String?, rates: LoopRates, stateHz: Double) {
+    public init(imu: String, magnetometer: String?, rates: LoopRates, stateHz: Double,
+                mount: MountInUse = MountInUse(mount: nil, source: .none)) {
         self.imu = imu
         self.magnetometer = magnetometer
         self.rates = rates
         self.stateHz = stateHz
+        self.mount = mount
     }
 
     public init<Bus>(board: SensorBoard<Bus>, rates: LoopRates, stateHz: Double) {
@@ -192,6 +196,10 @@ public final class EventStream {
         b.fixed(h.northLed.halfWidth, 1)
         b.literal(",\"north_led_hysteresis_deg\":")
         b.fixed(h.northLed.hysteresis, 1)
+        b.literal(",\"mount\":")
+        if h.mount.mount != nil { b.string(h.mount.text) } else { b.literal("null") }
+        b.literal(",\"mount_source\":")
+        b.string(h.mount.source.rawValue)
         b.literal("}\n")
         return b
     }

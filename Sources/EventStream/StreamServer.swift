@@ -21,6 +21,8 @@ public final class StreamServer {
         /// A client with bytes waiting that takes none for this long (loop seconds) has stopped reading: it is
         /// disconnected even if its reserve never fills.
         public var stalledAfter = 30.0
+        /// What to do when the socket's directory does not exist (the service knows its RuntimeDirectory).
+        public var missingDirectoryHint = UnixListener.defaultDirectoryHint
         public init() {}
     }
 
@@ -68,7 +70,7 @@ public final class StreamServer {
         self.settings = settings
         self.path = path
         self.hello = hello
-        listener = try UnixListener(path: path)
+        listener = try UnixListener(path: path, directoryHint: settings.missingDirectoryHint)
         slots = (0..<settings.maxClients).map { _ in
             Slot(ring: ClientRing(capacity: settings.ringBytes, reserve: settings.reserveBytes))
         }
@@ -174,11 +176,14 @@ public final class StreamServer {
         if sent > 0 { slot.lastProgress = t }
     }
 
-    /// Reads (and ignores) whatever a client sent; false when it has closed its end.
+    /// Reads (and ignores) at most `inboxBytes` of what a client sent, once per tick; false when it has closed
+    /// its end. Protocol 1 expects nothing from clients: reading until EAGAIN let one that sends as fast as it
+    /// can keep the loop thread copying megabytes per tick (hundreds of overruns); one bounded read per tick
+    /// still notices a client that left, and a flooding client just finds its socket full.
     private func readAndDiscard(_ fd: Int32) -> Bool {
         while true {
             let n = recv(fd, inbox, StreamServer.inboxBytes, Int32(MSG_DONTWAIT))
-            if n > 0 { continue }
+            if n > 0 { return true }
             if n == 0 { return false }
             if errno == EINTR { continue }
             return errno == EAGAIN || errno == EWOULDBLOCK

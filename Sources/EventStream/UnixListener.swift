@@ -18,15 +18,25 @@ public final class UnixListener {
     /// The group that may read the stream; an app joins it to connect.
     static let groupName = "headtrack"
 
-    init(path: String) throws(StreamSocketError) {
+    /// Held from before the path is touched until the socket file is removed again.
+    private var lock: SocketLock?
+
+    /// Said when the socket's directory does not exist, when the caller knows nothing better.
+    public static let defaultDirectoryHint = "give --socket PATH in a directory that exists"
+
+    init(path: String, directoryHint: String = UnixListener.defaultDirectoryHint) throws(StreamSocketError) {
         self.path = path
         var address = try UnixListener.address(path)
+        // Bound and set up under a temporary name of this process's own, then renamed into place: a client never
+        // finds the socket with the wrong mode or not yet listening.
+        let staging = path + ".new\(getpid())"
+        guard var stagingAddress = try? UnixListener.address(staging) else {
+            let room = MemoryLayout.size(ofValue: address.sun_path) - 1 - (staging.utf8.count - path.utf8.count)
+            throw StreamSocketError(message: "event socket path '\(path)' is \(path.utf8.count) bytes; the server needs at most \(room) "
+                + "(room for its staging name beside it): choose a shorter --socket PATH")
+        }
+        lock = try SocketLock(socketPath: path, directoryHint: directoryHint)
         try UnixListener.removeStale(path, address: &address)
-
-        // Bound and set up under a temporary name, then renamed into place: a client never finds the socket
-        // with the wrong mode or not yet listening.
-        let staging = path + ".new"
-        var stagingAddress = try UnixListener.address(staging)
         unlink(staging)
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw StreamSocketError(message: "cannot create the event socket: \(UnixListener.errorText())") }
@@ -38,8 +48,7 @@ public final class UnixListener {
             let why = String(cString: strerror(e))
             close(fd)
             fd = -1
-            let hint = e == ENOENT
-                ? "its directory does not exist: under systemd the unit's RuntimeDirectory=headtrack makes /run/headtrack; otherwise give --socket PATH"
+            let hint = e == ENOENT ? "its directory does not exist: \(directoryHint)"
                 : e == EACCES ? "no permission to create it there: give --socket PATH in a directory you may write" : "give another --socket PATH"
             throw StreamSocketError(message: "cannot create the event socket \(path): \(why); \(hint)")
         }
@@ -83,8 +92,9 @@ public final class UnixListener {
         }
     }
 
-    /// Stops listening and removes the socket file if it is still ours.
+    /// Stops listening, removes the socket file if it is still ours, then lets the next server in.
     func stop() {
+        defer { lock?.release(); lock = nil }
         guard fd >= 0 else { return }
         close(fd)
         fd = -1
@@ -123,7 +133,12 @@ public final class UnixListener {
             p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         if connected == 0 || errno == EAGAIN {
-            throw StreamSocketError(message: "another headtrack is already serving events on \(path): stop it first (systemctl stop headtrack) or give another --socket PATH")
+            // A server that took no lock (an older headtrack): the kernel knows its pid.
+            // struct ucred (pid, uid, gid), which Glibc's module map leaves out without _GNU_SOURCE.
+            var peer: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
+            var size = socklen_t(MemoryLayout<(Int32, UInt32, UInt32)>.size)
+            let pid = connected == 0 && getsockopt(probe, SOL_SOCKET, SO_PEERCRED, &peer, &size) == 0 && peer.pid > 0 ? " (pid \(peer.pid))" : ""
+            throw StreamSocketError(message: "another headtrack is already serving \(path)\(pid): stop it first (systemctl stop headtrack) or give another --socket PATH")
         }
         // ECONNREFUSED: the file is left over from a process that died; replace it.
         unlink(path)

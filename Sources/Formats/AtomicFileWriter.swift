@@ -31,6 +31,9 @@ public final class AtomicFileWriter {
     private var finished = false
     /// Set once the test hook stopped the save: the object then behaves like a dead process (no clean-up).
     private var killed = false
+    /// The first failure: every later write or commit reports it again (a full disk stays "disk full"; a
+    /// second attempt would only meet the descriptor the failure closed).
+    private var failure: FileError? = nil
 
     public init(path: String, keepPrevious: Bool = false, afterStep: @escaping (Step) -> Bool = { _ in true }) throws(FileError) {
         self.path = path
@@ -86,54 +89,56 @@ public final class AtomicFileWriter {
 
     public func write(_ bytes: [UInt8]) throws(FileError) {
         guard !killed else { return }
+        if let failure { throw failure }
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { LibC.write(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 let e = errno
-                abandon()
-                throw FileError(path: path, message: "write failed: \(describeErrno(e))" + (e == ENOSPC ? " (disk full?)" : ""))
+                throw fail(FileError(path: path, message: "write failed: \(describeErrno(e))" + (e == ENOSPC ? " (disk full?)" : "")))
             }
             offset += n
         }
     }
 
+    /// Remembers the first failure and drops the temporary.
+    private func fail(_ error: FileError) -> FileError {
+        failure = failure ?? error
+        abandon()
+        return failure!
+    }
+
     /// Makes the new content the file's content (see the type's steps).
     public func commit() throws(FileError) {
+        if let failure { throw failure }
         guard !killed, !finished else { return }
         guard let temporary else {
             finished = true
             let e = close(fd) == 0 ? 0 : errno
             fd = -1
-            if e != 0 { throw FileError(path: path, message: "write failed: \(describeErrno(e))") }
+            if e != 0 { throw fail(FileError(path: path, message: "write failed: \(describeErrno(e))")) }
             return
         }
         guard step(.temporaryWritten) else { return }
         if fsync(fd) != 0 {
             let e = errno
-            abandon()
-            throw FileError(path: path, message: "fsync failed: \(describeErrno(e))")
+            throw fail(FileError(path: path, message: "fsync failed: \(describeErrno(e))"))
         }
         if close(fd) != 0 {
             let e = errno
             fd = -1
-            abandon()
-            throw FileError(path: path, message: "write failed at close: \(describeErrno(e))")
+            throw fail(FileError(path: path, message: "write failed at close: \(describeErrno(e))"))
         }
         fd = -1
         guard step(.temporarySynced) else { return }
         if keepPrevious && FileIO.exists(target) {
-            do { try keepOldAsPrevious() } catch {
-                abandon()
-                throw error
-            }
+            do { try keepOldAsPrevious() } catch { throw fail(error) }
         }
         guard step(.previousKept) else { return }
         if rename(temporary, target) != 0 {
             let e = errno
-            abandon()
-            throw FileError(path: path, message: "rename failed: \(describeErrno(e))")
+            throw fail(FileError(path: path, message: "rename failed: \(describeErrno(e))"))
         }
         finished = true
         guard step(.renamed) else { return }

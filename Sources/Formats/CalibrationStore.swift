@@ -2,11 +2,13 @@ import Fusion
 import SensorCalibration
 import Geometry
 
+/// What is wrong with a calibration file: `FILE:LINE: message` (the line when it is about one value).
 public struct CalibrationError: Error, Equatable, CustomStringConvertible {
     public var path: String
+    public var line: Int?
     public var message: String
-    public init(path: String, message: String) { self.path = path; self.message = message }
-    public var description: String { "\(path): \(message)" }
+    public init(path: String, line: Int? = nil, message: String) { self.path = path; self.line = line; self.message = message }
+    public var description: String { line.map { "\(path):\($0): \(message)" } ?? "\(path): \(message)" }
 }
 
 /// The calibration file: versioned JSON, written atomically (temporary file, fsync, rename) with the file it
@@ -102,58 +104,67 @@ public struct CalibrationStore: Sendable {
     }
 
     public static func decode(bytes: [UInt8], path: String = "calibration") throws(CalibrationError) -> Calibration {
-        func fail(_ m: String) -> CalibrationError {
-            CalibrationError(path: path, message: m + " (corrupt or truncated calibration file: run 'headtrack calibrate' again)")
+        var document = JSONDocument(root: .null, lines: [:], numberTexts: [:])
+        /// The value at `key` (a JSON path), for the line an error names.
+        func fail(_ m: String, at key: String? = nil) -> CalibrationError {
+            CalibrationError(path: path, line: key.flatMap { document.line($0) },
+                             message: m + " (corrupt or truncated calibration file: run 'headtrack calibrate' again)")
         }
-        let root: JSONValue
-        do { root = try JSONParser.parse(bytes: bytes) } catch { throw fail("not valid JSON at \(error)") }
+        do { document = try JSONParser.parseDocument(bytes: bytes) } catch {
+            throw CalibrationError(path: path, line: error.line, message: "not valid JSON at column \(error.column): \(error.message)"
+                                   + " (corrupt or truncated calibration file: run 'headtrack calibrate' again)")
+        }
+        let root = document.root
         guard case .object = root else { throw fail("expected a JSON object") }
         guard case let .number(version)? = root["version"] else { throw fail("missing \"version\"") }
-        guard root["version"]?.integer(in: 0...1_000_000) != nil else { throw fail("\"version\" must be a whole number") }
+        guard root["version"]?.integer(in: 0...1_000_000) != nil else { throw fail("\"version\" must be a whole number", at: "version") }
         guard version == Double(Calibration.currentVersion) else {
-            throw CalibrationError(path: path, message: "calibration format version \(version) is not supported (this headtrack reads version \(Calibration.currentVersion)): run 'headtrack calibrate' again")
+            throw CalibrationError(path: path, line: document.line("version"), message: "calibration format version \(version) is not supported (this headtrack reads version \(Calibration.currentVersion)): run 'headtrack calibrate' again")
         }
+        /// The number as the file wrote it (1e400 or a million digits, not "inf").
+        func written(_ key: String, _ x: Double) -> String { document.numberText(key, else: x) }
         func vector(_ value: JSONValue?, _ name: String, limit: Double) throws(CalibrationError) -> Vector3 {
-            guard case let .array(items)? = value, items.count == 3 else { throw fail("\"\(name)\" must be an array of 3 numbers") }
+            guard case let .array(items)? = value, items.count == 3 else { throw fail("\"\(name)\" must be an array of 3 numbers", at: name) }
             var xs: [Double] = []
-            for item in items {
-                guard case let .number(x) = item, x.isFinite else { throw fail("\"\(name)\" must be an array of 3 numbers") }
-                guard abs(x) <= limit else { throw fail("\"\(name)\" holds \(x), outside -\(limit)...\(limit)") }
+            for (i, item) in items.enumerated() {
+                let key = "\(name)[\(i)]"
+                guard case let .number(x) = item else { throw fail("\"\(name)\" must be an array of 3 numbers", at: key) }
+                guard x.isFinite, abs(x) <= limit else { throw fail("\"\(name)\" holds \(written(key, x)), outside -\(limit)...\(limit)", at: key) }
                 xs.append(x)
             }
             return Vector3(xs[0], xs[1], xs[2])
         }
         func number(_ value: JSONValue?, _ name: String, _ range: ClosedRange<Double>) throws(CalibrationError) -> Double {
-            guard case let .number(x)? = value else { throw fail("\"\(name)\" must be a number") }
-            guard range.contains(x) else { throw fail("\"\(name)\" is \(x), outside \(range.lowerBound)...\(range.upperBound)") }
+            guard case let .number(x)? = value else { throw fail("\"\(name)\" must be a number", at: name) }
+            guard range.contains(x) else { throw fail("\"\(name)\" is \(written(name, x)), outside \(range.lowerBound)...\(range.upperBound)", at: name) }
             return x
         }
         let gyroBias = try vector(root["gyroBias"], "gyroBias", limit: maxGyroBias)
-        guard let mag = root["magnetometer"], case .object = mag else { throw fail("missing \"magnetometer\"") }
+        guard let mag = root["magnetometer"], case .object = mag else { throw fail("missing \"magnetometer\"", at: "magnetometer") }
         let hardIron = try vector(mag["hardIron"], "magnetometer.hardIron", limit: maxHardIron)
         guard case let .array(rows)? = mag["softIron"], rows.count == 3 else {
-            throw fail("\"magnetometer.softIron\" must be 3 rows of 3 numbers")
+            throw fail("\"magnetometer.softIron\" must be 3 rows of 3 numbers", at: "magnetometer.softIron")
         }
-        let softIron = Matrix3(rows: try vector(rows[0], "magnetometer.softIron", limit: maxSoftIron),
-                               try vector(rows[1], "magnetometer.softIron", limit: maxSoftIron),
-                               try vector(rows[2], "magnetometer.softIron", limit: maxSoftIron))
+        let softIron = Matrix3(rows: try vector(rows[0], "magnetometer.softIron[0]", limit: maxSoftIron),
+                               try vector(rows[1], "magnetometer.softIron[1]", limit: maxSoftIron),
+                               try vector(rows[2], "magnetometer.softIron[2]", limit: maxSoftIron))
         // A soft-iron matrix that folds space (det ≤ 0) or squeezes it hugely cannot come from a fit.
         let det = softIron.determinant
-        guard det > 0.1 && det < 10 else { throw fail("\"magnetometer.softIron\" is not a plausible correction (determinant \(det))") }
+        guard det > 0.1 && det < 10 else { throw fail("\"magnetometer.softIron\" is not a plausible correction (determinant \(det))", at: "magnetometer.softIron") }
         var calibration = Calibration(gyroBias: gyroBias, magnetometer: MagnetometerCorrection(hardIron: hardIron, softIron: softIron))
         if let t = root["createdUnixTime"] {
             // 0 ... year 2286: a clock that is off by centuries is a corrupt file.
             calibration.createdUnixTime = try number(t, "createdUnixTime", 0...1e10)
         }
         if let f = root["magnetometerFit"] {
-            guard case .object = f else { throw fail("\"magnetometerFit\" must be an object") }
+            guard case .object = f else { throw fail("\"magnetometerFit\" must be an object", at: "magnetometerFit") }
             let strength = try number(f["fieldStrength"], "magnetometerFit.fieldStrength", 0...maxHardIron)
             let residual = try number(f["relativeResidual"], "magnetometerFit.relativeResidual", 0...1000)
             let coverage = try number(f["coverage"], "magnetometerFit.coverage", 0...1)
-            guard let samplesValue = f["samples"] else { throw fail("\"magnetometerFit.samples\" is missing") }
+            guard let samplesValue = f["samples"] else { throw fail("\"magnetometerFit.samples\" is missing", at: "magnetometerFit") }
             // A whole number in range before it becomes an Int: 1e19 used to trap here and crash-loop the daemon.
             guard let samples = samplesValue.integer(in: 0...maxSamples) else {
-                throw fail("\"magnetometerFit.samples\" must be a whole number 0...\(maxSamples)")
+                throw fail("\"magnetometerFit.samples\" must be a whole number 0...\(maxSamples)", at: "magnetometerFit.samples")
             }
             calibration.magnetometerFit = .init(fieldStrength: strength, relativeResidual: residual, coverage: coverage,
                                                 samples: samples)

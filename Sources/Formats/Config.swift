@@ -42,7 +42,8 @@ public struct Config: Sendable, Equatable {
 
     public init() {}
 
-    public static let ledNames = ["nod", "shake", "north", "up", "down", "left", "right", "status"]
+    /// `gpio.leds` names, in LED mask bit order: the `Led` enum's.
+    public static let ledNames = Led.allCases.map(\.name)
     /// The spellings the file accepts for `i2c.imu`, `i2c.magnetometer` and `gestures.preset`, from the enums.
     public static let imuChoices: [(String, IMUKind?)] = [("auto", nil)] + IMUKind.allCases.map { ($0.rawValue, $0) }
     public static let magnetometerChoices: [(String, MagnetometerChoice)] =
@@ -84,10 +85,11 @@ public struct Config: Sendable, Equatable {
 
     /// Parses the file's raw bytes, so a byte that is not UTF-8 is an error rather than a U+FFFD in a path.
     public static func parse(bytes: [UInt8], path: String = "config") throws(ConfigError) -> Config {
-        let root: JSONValue
-        do { root = try JSONParser.parse(bytes: bytes) } catch { throw ConfigError(path: path, message: "not valid JSON: \(error)") }
-        var reader = ConfigReader(path: path)
-        return try reader.read(root)
+        let document: JSONDocument
+        do { document = try JSONParser.parseDocument(bytes: bytes) } catch {
+            throw ConfigError(path: path, line: error.line, message: "not valid JSON: column \(error.column): \(error.message)")
+        }
+        return try ConfigReader(path: path, document: document).read()
     }
 
     /// The pipeline settings this config asks for.
@@ -102,141 +104,15 @@ public struct Config: Sendable, Equatable {
     }
 }
 
+/// What is wrong with a config file: `FILE:LINE: field: message` (the line when the error is about one value).
 public struct ConfigError: Error, Equatable, CustomStringConvertible {
     public var path: String
+    public var line: Int?
     public var message: String
-    public var description: String { "config \(path): \(message)" }
-}
-
-/// Walks the JSON tree, checking types and rejecting unknown keys with their dotted path.
-struct ConfigReader {
-    let path: String
-    static let probeHint = " (`headtrack probe` names what is on the bus)"
-
-    func fail(_ key: String, _ message: String) -> ConfigError { ConfigError(path: path, message: "\(key): \(message)") }
-
-    func object(_ v: JSONValue, at key: String, allowed: [String]) throws(ConfigError) -> [(String, JSONValue)] {
-        guard case let .object(members) = v else { throw fail(key, "expected an object") }
-        for (k, _) in members where !allowed.contains(k) {
-            let full = key.isEmpty ? k : key + "." + k
-            throw fail(full, "unknown field (known here: \(allowed.joined(separator: ", ")))")
-        }
-        return members
+    public init(path: String, line: Int? = nil, message: String) {
+        self.path = path
+        self.line = line
+        self.message = message
     }
-
-    func string(_ v: JSONValue, _ key: String) throws(ConfigError) -> String {
-        guard case let .string(s) = v else { throw fail(key, "expected a string") }
-        return s
-    }
-
-    func number(_ v: JSONValue, _ key: String, range: ClosedRange<Double>) throws(ConfigError) -> Double {
-        guard case let .number(n) = v else { throw fail(key, "expected a number") }
-        guard range.contains(n) else { throw fail(key, "\(n) is out of range \(range.lowerBound)...\(range.upperBound)") }
-        return n
-    }
-
-    /// A whole number inside `range` (a pin or an address of 17.9 is a typo, not 17; 1e19 must not trap).
-    func integer(_ v: JSONValue, _ key: String, range: ClosedRange<Double>) throws(ConfigError) -> Int {
-        guard case let .number(n) = v else { throw fail(key, "expected a whole number") }
-        guard n.isFinite, n == n.rounded() else {
-            throw fail(key, "\(n) is not a whole number (expected \(ConfigLimits.text(range)))")
-        }
-        guard range.contains(n), let i = v.integer(in: Int(range.lowerBound)...Int(range.upperBound)) else {
-            throw fail(key, "\(n) is out of range \(ConfigLimits.text(range))")
-        }
-        return i
-    }
-
-    /// One of `choices` by its spelling; anything else is refused with the list (`hint` says where to look).
-    func choice<T>(_ v: JSONValue, _ key: String, _ choices: [(String, T)], hint: String = "") throws(ConfigError) -> T {
-        let name = try string(v, key)
-        guard let found = choices.first(where: { $0.0 == name }) else {
-            throw fail(key, "'\(name)' is not one of \(choices.map(\.0).joined(separator: ", "))" + hint)
-        }
-        return found.1
-    }
-
-    func bool(_ v: JSONValue, _ key: String) throws(ConfigError) -> Bool {
-        guard case let .bool(b) = v else { throw fail(key, "expected true or false") }
-        return b
-    }
-
-    mutating func read(_ root: JSONValue) throws(ConfigError) -> Config {
-        var c = Config()
-        let top = try object(root, at: "", allowed: ["i2c", "gpio", "rates", "mount", "magnetometerMount", "declinationDeg", "gestures",
-                                                       "calibrationFile", "calibration", "stream", "board", "$schema", "comment"])
-        for (k, v) in top {
-            switch k {
-            case "i2c":
-                for (k2, v2) in try object(v, at: "i2c", allowed: ["device", "imu", "imuAddress", "magnetometer", "detectFrozenData"]) {
-                    let key = "i2c." + k2
-                    switch k2 {
-                    case "device": c.i2cDevice = try string(v2, key)
-                    case "detectFrozenData": c.detectFrozenData = try bool(v2, key)
-                    case "imu": c.imu = try choice(v2, key, Config.imuChoices, hint: Self.probeHint)
-                    case "magnetometer": c.magnetometer = try choice(v2, key, Config.magnetometerChoices, hint: Self.probeHint)
-                    default:
-                        if v2 == .null { c.imuAddress = nil } else { c.imuAddress = UInt8(try integer(v2, key, range: ConfigLimits.i2cAddress)) }
-                    }
-                }
-            case "gpio":
-                for (k2, v2) in try object(v, at: "gpio", allowed: ["chip", "activeLow", "leds"]) {
-                    let key = "gpio." + k2
-                    switch k2 {
-                    case "chip": c.gpioChip = try string(v2, key)
-                    case "activeLow": c.activeLow = try bool(v2, key)
-                    default:
-                        for (name, line) in try object(v2, at: key, allowed: Config.ledNames) {
-                            let index = Config.ledNames.firstIndex(of: name)!
-                            c.ledLines[index] = UInt32(try integer(line, key + "." + name, range: ConfigLimits.gpioLine))
-                        }
-                        if Set(c.ledLines).count != c.ledLines.count {
-                            throw fail(key, "two LEDs share a line: \(c.ledLines)")
-                        }
-                    }
-                }
-            case "rates":
-                for (k2, v2) in try object(v, at: "rates", allowed: ["imuHz", "magHz", "displayHz"]) {
-                    let key = "rates." + k2
-                    switch k2 {
-                    case "imuHz": c.rates.imuHz = try number(v2, key, range: ConfigLimits.imuHz)
-                    case "magHz": c.rates.magHz = try number(v2, key, range: ConfigLimits.magHz)
-                    default: c.rates.displayHz = try number(v2, key, range: ConfigLimits.displayHz)
-                    }
-                }
-            case "mount":
-                let text = try string(v, "mount")
-                do { c.mount = try Mount(parsing: text) } catch { throw fail("mount", error.description) }
-            case "magnetometerMount":
-                let text = try string(v, k)
-                do { c.magnetometerMount = try Mount(parsing: text) } catch { throw fail(k, error.description) }
-            case "declinationDeg": c.declinationDegrees = try number(v, k, range: ConfigLimits.declinationDegrees)
-            case "gestures":
-                for (k2, v2) in try object(v, at: "gestures", allowed: ["flicks", "preset", "nodShake", "cooldownS"]) {
-                    let key = "gestures." + k2
-                    switch k2 {
-                    case "flicks": c.flicks = try bool(v2, key)
-                    case "preset": c.gesturePreset = try choice(v2, key, Config.presetChoices)
-                    case "nodShake": c.nodShakePreset = try choice(v2, key, Config.nodShakeChoices)
-                    default: c.cooldown = try number(v2, key, range: ConfigLimits.gestureCooldown)
-                    }
-                }
-            case "calibrationFile": c.calibrationFile = try string(v, k)
-            case "calibration":
-                for (k2, v2) in try object(v, at: "calibration", allowed: ["auto"]) {
-                    c.autoCalibration = try bool(v2, "calibration." + k2)
-                }
-            case "stream":
-                for (k2, v2) in try object(v, at: "stream", allowed: ["socket", "stateHz"]) {
-                    let key = "stream." + k2
-                    switch k2 {
-                    case "socket": c.streamSocket = try string(v2, key)
-                    default: c.streamStateHz = try number(v2, key, range: 0...240)
-                    }
-                }
-            default: break  // board, $schema, comment: informational
-            }
-        }
-        return c
-    }
+    public var description: String { line.map { "\(path):\($0): \(message)" } ?? "\(path): \(message)" }
 }

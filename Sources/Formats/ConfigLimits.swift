@@ -16,6 +16,9 @@ public enum ConfigLimits {
     public static let i2cAddress: ClosedRange<Double> = 0x03...0x77
     /// GPIO line offsets: a sanity bound far above any Pi-class GPIO chip (the BCM2711's has 58 lines).
     public static let gpioLine: ClosedRange<Double> = 0...511
+    /// Event-stream state lines per second: 0 sends gestures and faults only; state goes out on display ticks,
+    /// so the display's top rate is the top here (the stream also caps it at the configured display rate).
+    public static let streamStateHz: ClosedRange<Double> = 0...displayHz.upperBound
 
     /// "10...1000" for help texts and messages.
     public static func text(_ range: ClosedRange<Double>) -> String {

@@ -55,9 +55,31 @@ public struct JSONError: Error, Equatable, CustomStringConvertible {
     public var description: String { "line \(line), column \(column): \(message)" }
 }
 
+/// A parsed file with where each value sits: the line of every value and the text of every number as written,
+/// by JSON path ("rates.imuHz", "events[2].t_start"), so an error can say `FILE:LINE:` and quote the file
+/// (a million-digit number is not "inf").
+public struct JSONDocument: Sendable {
+    public let root: JSONValue
+    public let lines: [String: Int]
+    public let numberTexts: [String: String]
+
+    public func line(_ path: String) -> Int? { lines[path] }
+
+    /// A number as the file wrote it, shown for an error (cut when long, with its length said).
+    public func numberText(_ path: String, else value: Double) -> String {
+        guard let text = numberTexts[path] else { return "\(value)" }
+        return Shown.cut(text, unit: "digits")
+    }
+}
+
 public struct JSONParser {
     private let bytes: [UInt8]
     private var i = 0
+    /// Recording where values are (parseDocument): the current line and the tables being built.
+    private let recording: Bool
+    private var line = 1
+    private var lines: [String: Int] = [:]
+    private var numberTexts: [String: String] = [:]
 
     public static func parse(_ text: String) throws(JSONError) -> JSONValue {
         try parse(bytes: Array(text.utf8))
@@ -67,15 +89,29 @@ public struct JSONParser {
     /// bad byte would silently name another file or chip) and hold no control characters or NUL (a C path
     /// would be cut short at the NUL).
     public static func parse(bytes: [UInt8]) throws(JSONError) -> JSONValue {
-        var p = JSONParser(bytes: bytes)
-        p.skipSpace()
-        let v = try p.value(depth: 0)
-        p.skipSpace()
-        if p.i < p.bytes.count { throw p.error("unexpected text after the JSON value") }
-        return v
+        var p = JSONParser(bytes: bytes, recording: false)
+        return try p.document()
     }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    /// The same, keeping each value's line and each number's text (for files whose errors name a line).
+    public static func parseDocument(bytes: [UInt8]) throws(JSONError) -> JSONDocument {
+        var p = JSONParser(bytes: bytes, recording: true)
+        let root = try p.document()
+        return JSONDocument(root: root, lines: p.lines, numberTexts: p.numberTexts)
+    }
+
+    private init(bytes: [UInt8], recording: Bool) {
+        self.bytes = bytes
+        self.recording = recording
+    }
+
+    private mutating func document() throws(JSONError) -> JSONValue {
+        skipSpace()
+        let v = try value(depth: 0, path: "")
+        skipSpace()
+        if i < bytes.count { throw error("unexpected text after the JSON value") }
+        return v
+    }
 
     private func error(_ message: String) -> JSONError {
         var line = 1, column = 1
@@ -89,14 +125,18 @@ public struct JSONParser {
     private mutating func skipSpace() {
         while i < bytes.count {
             let b = bytes[i]
-            if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D { i += 1; continue }
+            if b == 0x0A { line += 1; i += 1; continue }
+            if b == 0x20 || b == 0x09 || b == 0x0D { i += 1; continue }
             if b == 0x2F && i + 1 < bytes.count && bytes[i + 1] == 0x2F {
                 while i < bytes.count && bytes[i] != 0x0A { i += 1 }
                 continue
             }
             if b == 0x2F && i + 1 < bytes.count && bytes[i + 1] == 0x2A {
                 i += 2
-                while i + 1 < bytes.count && !(bytes[i] == 0x2A && bytes[i + 1] == 0x2F) { i += 1 }
+                while i + 1 < bytes.count && !(bytes[i] == 0x2A && bytes[i + 1] == 0x2F) {
+                    if bytes[i] == 0x0A { line += 1 }
+                    i += 1
+                }
                 i += 2
                 continue
             }
@@ -104,17 +144,18 @@ public struct JSONParser {
         }
     }
 
-    private mutating func value(depth: Int) throws(JSONError) -> JSONValue {
+    private mutating func value(depth: Int, path: String) throws(JSONError) -> JSONValue {
         guard depth < 64 else { throw error("nested too deeply") }
         guard i < bytes.count else { throw error("unexpected end of file (truncated?)") }
+        if recording { lines[path] = line }
         switch bytes[i] {
-        case UInt8(ascii: "{"): return try object(depth: depth)
-        case UInt8(ascii: "["): return try array(depth: depth)
+        case UInt8(ascii: "{"): return try object(depth: depth, path: path)
+        case UInt8(ascii: "["): return try array(depth: depth, path: path)
         case UInt8(ascii: "\""): return .string(try string())
         case UInt8(ascii: "t"): try literal("true"); return .bool(true)
         case UInt8(ascii: "f"): try literal("false"); return .bool(false)
         case UInt8(ascii: "n"): try literal("null"); return .null
-        default: return .number(try number())
+        default: return .number(try number(path: path))
         }
     }
 
@@ -125,12 +166,14 @@ public struct JSONParser {
         }
     }
 
-    private mutating func number() throws(JSONError) -> Double {
+    private mutating func number(path: String) throws(JSONError) -> Double {
         let start = i
         while i < bytes.count, "+-0123456789.eE".utf8.contains(bytes[i]) { i += 1 }
-        guard i > start, let v = Double(String(decoding: bytes[start..<i], as: UTF8.self)) else {
+        let text = String(decoding: bytes[start..<i], as: UTF8.self)
+        guard i > start, let v = Double(text) else {
             throw error("expected a value (number, string, true, false, null, object or array)")
         }
+        if recording { numberTexts[path] = text }
         return v
     }
 
@@ -173,14 +216,14 @@ public struct JSONParser {
         throw error("unterminated string")
     }
 
-    private mutating func array(depth: Int) throws(JSONError) -> JSONValue {
+    private mutating func array(depth: Int, path: String) throws(JSONError) -> JSONValue {
         i += 1
         var items: [JSONValue] = []
         skipSpace()
         if i < bytes.count && bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
         while true {
             skipSpace()
-            items.append(try value(depth: depth + 1))
+            items.append(try value(depth: depth + 1, path: recording ? path + "[\(items.count)]" : ""))
             skipSpace()
             guard i < bytes.count else { throw error("unexpected end of file inside an array (truncated?)") }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
@@ -189,7 +232,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func object(depth: Int) throws(JSONError) -> JSONValue {
+    private mutating func object(depth: Int, path: String) throws(JSONError) -> JSONValue {
         i += 1
         var members: [(String, JSONValue)] = []
         // Keys seen so far: a set keeps the duplicate check linear (a list made 160 000 keys take a minute).
@@ -205,7 +248,8 @@ public struct JSONParser {
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("expected ':' after key '\(key)'") }
             i += 1
             skipSpace()
-            members.append((key, try value(depth: depth + 1)))
+            let member = recording ? (path.isEmpty ? key : path + "." + key) : ""
+            members.append((key, try value(depth: depth + 1, path: member)))
             skipSpace()
             guard i < bytes.count else { throw error("unexpected end of file inside an object (truncated?)") }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }

@@ -45,10 +45,11 @@ public enum TraceFile {
         return v
     }
 
-    public static func read(path: String) throws(TraceError) -> Trace {
+    /// Reads `path`; messages call it `name` (standard input is read as /dev/stdin but is not called that).
+    public static func read(path: String, name: String? = nil) throws(TraceError) -> Trace {
         let bytes: [UInt8]
-        do { bytes = try FileIO.read(path) } catch { throw TraceError(file: path, line: 0, message: error.message) }
-        return try parse(bytes, name: path)
+        do { bytes = try FileIO.read(path) } catch { throw TraceError(file: name ?? path, line: 0, message: error.message) }
+        return try parse(bytes, name: name ?? path)
     }
 
     public static func parse(_ text: String, name: String = "trace") throws(TraceError) -> Trace {
@@ -82,7 +83,7 @@ public enum TraceFile {
                     if key == "format" {
                         sawFormat = true
                         if !value.hasPrefix("imu-trace v1") {
-                            throw TraceError(file: name, line: lineNumber, message: "unsupported format '\(value)', expected 'imu-trace v1'")
+                            throw TraceError(file: name, line: lineNumber, message: "unsupported format \(Shown.quoted(value)), expected 'imu-trace v1'")
                         }
                     }
                 }
@@ -92,7 +93,7 @@ public enum TraceFile {
                 let names = line.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmed }
                 for (i, n) in names.enumerated() {
                     if !n.isEmpty, columns[String(n)] != nil {
-                        throw TraceError(file: name, line: lineNumber, message: "column '\(n)' appears twice in the header; name each column once")
+                        throw TraceError(file: name, line: lineNumber, message: "column \(Shown.quoted(String(n))) appears twice in the header; name each column once")
                     }
                     columns[String(n)] = i
                 }
@@ -115,7 +116,7 @@ public enum TraceFile {
                     return nil
                 }
                 guard let v = TraceFile.decimal(cell) else {
-                    throw TraceError(file: name, line: lineNumber, message: "'\(String(decoding: cell.utf8.prefix(40), as: UTF8.self))' in column '\(column)' is not a number")
+                    throw TraceError(file: name, line: lineNumber, message: "\(Shown.quoted(String(decoding: cell.utf8, as: UTF8.self))) in column '\(column)' is not a number")
                 }
                 guard abs(v) <= limit else {
                     throw TraceError(file: name, line: lineNumber, message: "\(v) in column '\(column)' is out of range -\(limit)...\(limit)")

@@ -1,9 +1,9 @@
-// libFuzzer entry point for the parsers and replay. Built only by scripts/fuzz.sh
+// libFuzzer entry point for the parsers, replay and the event stream's input. Built only by scripts/fuzz.sh
 // (`swift build --sanitize=fuzzer -Xswiftc -DFUZZING`); a plain build gets a stub main that says so, so
 // `swift build` and `swift test` need no fuzzer runtime.
 //
 // One binary, several targets: HEADTRACK_FUZZ_TARGET picks which input format the bytes are
-// (json, config, calibration, truth, trace, replay, mount). Each target only asserts what must hold for
+// (json, config, calibration, truth, trace, replay, mount, stream). Each target only asserts what must hold for
 // every input: no trap, no hang (libFuzzer's -timeout), no runaway memory (-rss_limit_mb), and the
 // properties written below (a calibration that decodes re-encodes to itself).
 import LibC
@@ -15,7 +15,7 @@ import Formats
 import Geometry
 
 enum FuzzTarget: String, CaseIterable, Sendable {
-    case json, config, calibration, truth, trace, replay, mount
+    case json, config, calibration, truth, trace, replay, mount, stream
 
     static let current: FuzzTarget = {
         guard let name = getenv("HEADTRACK_FUZZ_TARGET").map({ String(cString: $0) }) else {
@@ -62,6 +62,8 @@ enum FuzzTarget: String, CaseIterable, Sendable {
             _ = SVGPlot.render(plot)
         case .mount:
             _ = try? Mount(parsing: String(decoding: bytes, as: UTF8.self))
+        case .stream:
+            StreamInputFuzz.run(bytes)
         }
     }
 }
@@ -76,6 +78,7 @@ extension FuzzTarget {
         case .truth: return (try? GestureTruth.parse(bytes: bytes)) != nil
         case .trace, .replay: return (try? TraceFile.parse(bytes, name: "fuzz")) != nil
         case .mount: return (try? Mount(parsing: String(decoding: bytes, as: UTF8.self))) != nil
+        case .stream: return true  // nothing a client sends is refused: it is read and ignored
         }
     }
 }

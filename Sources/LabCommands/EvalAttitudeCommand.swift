@@ -62,7 +62,7 @@ public enum EvalAttitudeCommand {
         }
         let files = try expand(paths)
         for (i, file) in files.enumerated() {
-            Console.err("headtrack eval attitude: reading \(i + 1)/\(files.count) \(file)")
+            Console.err("\(Invocation.program) eval attitude: reading \(i + 1)/\(files.count) \(file)")
             let trace: Trace
             do { trace = try TraceFile.read(path: file) } catch { throw CommandError(error.description) }
             guard trace.records.contains(where: { $0.truth != nil && $0.moving == true }) else {
@@ -76,11 +76,11 @@ public enum EvalAttitudeCommand {
             for (name, trace) in trials {
                 done += 1
                 if mode == .nineD && !trace.hasMagnetometer {
-                    Console.err("headtrack eval attitude: \(name) has no magnetometer; scored in 6D only")
+                    Console.err("\(Invocation.program) eval attitude: \(name) has no magnetometer; scored in 6D only")
                     continue
                 }
                 // Progress on stderr (the table or JSON on stdout stays clean): nine BROAD trials take ~10 s.
-                Console.err("headtrack eval attitude: \(done)/\(modes.count * trials.count) \(name) (\(mode == .nineD ? "9D" : "6D"))")
+                Console.err("\(Invocation.program) eval attitude: \(done)/\(modes.count * trials.count) \(name) (\(mode == .nineD ? "9D" : "6D"))")
                 results.append(AttitudeEvaluation.evaluate(trace: trace, name: name, mode: mode,
                                                            calibration: calibration))
             }

@@ -1,4 +1,5 @@
 import Service
+import Formats
 import Commands
 /// A topic of `headtrack eval`: each lives in its own file and is listed in `EvalCommand.topics`.
 public protocol EvalTopic {
@@ -48,15 +49,23 @@ struct EvalCommand: Command {
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
         let all = try arguments.positionalsAndOptions()
-        guard let name = all.first else { throw CommandError("name a topic\n\n" + help, status: 2) }
+        guard let name = all.first else { throw CommandError("name a topic\n\n" + Invocation.spelled(help, commands: [Self.name]), status: 2) }
         guard let topic = topics.first(where: { $0.topic == name }) else {
-            throw CommandError("unknown topic '\(name)'\n\n" + help, status: 2)
+            throw CommandError("unknown topic \(Shown.quoted(name))\n\n" + Invocation.spelled(help, commands: [Self.name]), status: 2)
         }
         var rest = Arguments(Array(all.dropFirst()), command: "eval \(name)")
         if rest.wantsHelp {
-            Console.out(fullHelp(topic))
+            Console.out(Invocation.spelled(fullHelp(topic), commands: [Self.name]))
             return 0
         }
-        return try topic.run(&rest)
+        // The topic's errors are the topic's: "headtrack eval gestures: …".
+        do { return try topic.run(&rest) } catch var e as CommandError {
+            e.command = e.command ?? "eval \(name)"
+            throw e
+        } catch {
+            var e = CommandError("\(error)")
+            e.command = "eval \(name)"
+            throw e
+        }
     }
 }

@@ -120,7 +120,7 @@ struct EvalGesturesCommand: EvalTopic {
             func progress(_ d: GestureEvaluation.Detector) -> (CohortKind) -> Void {
                 { kind in
                     step += 1
-                    Console.err("headtrack eval gestures: \(step)/\(steps) \(d.rawValue) detector, \(kind.rawValue) (\(cohort.wearers) \(cohort.wearers == 1 ? "wearer" : "wearers"))")
+                    Console.err("\(Invocation.program) eval gestures: \(step)/\(steps) \(d.rawValue) detector, \(kind.rawValue) (\(cohort.wearers) \(cohort.wearers == 1 ? "wearer" : "wearers"))")
                 }
             }
             if let w = windowSeconds {
@@ -159,7 +159,7 @@ struct EvalGesturesCommand: EvalTopic {
         let json = arguments.flag("json")
         let paths = try arguments.positionals()
         guard !paths.isEmpty else {
-            throw CommandError("give one or more recordings or directories (see headtrack eval gestures --help)", status: 2)
+            throw CommandError("give one or more recordings or directories (see \(Invocation.program) eval gestures --help)", status: 2)
         }
         var traces: [String] = []
         for p in paths { traces += try expand(p) }

@@ -48,7 +48,7 @@ public enum EvalSmoothingCommand {
                 throw CommandError("no imu-trace files with a magnetometer in \(directory); point --data at shared/data/attitude")
             }
         } else {
-            Console.err("headtrack eval smoothing: no shared/data/attitude found beside the repository or the binary; pass --data DIR to score jitter on real recordings")
+            Console.err("\(Invocation.program) eval smoothing: no shared/data/attitude found beside the repository or the binary; pass --data DIR to score jitter on real recordings")
         }
 
         let rows = SmoothingEvaluation.evaluate(recordings: recordings)

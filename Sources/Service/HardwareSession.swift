@@ -28,8 +28,15 @@ public enum HardwareSession {
 
     public static func openBus(_ path: String) throws(SessionError) -> LinuxI2CBus {
         do { return try LinuxI2CBus(path: path) } catch {
-            throw SessionError(error.description + busesHint(error))
+            throw SessionError(shown(path, in: error.description) + busesHint(error))
         }
+    }
+
+    /// A message with `value` (a config string it quotes) escaped and cut: a device name of terminal escapes
+    /// or of 10 MB is shown, not played or printed whole.
+    static func shown(_ value: String, in message: String) -> String {
+        let safe = Shown.cut(value)
+        return safe == value || value.isEmpty ? message : message.replacing(value, with: safe)
     }
 
     /// "; buses here: /dev/i2c-1, /dev/i2c-20" when the named bus is missing or not a bus.
@@ -46,7 +53,7 @@ public enum HardwareSession {
     /// The LED lines the config names.
     public static func openLines(_ config: Config) throws(SessionError) -> LinuxGPIOLines {
         do { return try LinuxGPIOLines(chip: config.gpioChip, offsets: config.ledLines, activeLow: config.activeLow) } catch {
-            throw SessionError(error.description)
+            throw SessionError(shown(config.gpioChip, in: error.description))
         }
     }
 

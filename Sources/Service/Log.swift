@@ -13,10 +13,11 @@ public enum Log {
 
     public static let toJournal = getenv("JOURNAL_STREAM") != nil
 
-    public static func info(_ s: String) { Console.out(line(s, .info, journal: toJournal)) }
+    /// Each line made safe first (`Shown.message`): it may quote a config value or a file's contents.
+    public static func info(_ s: String) { Console.out(line(Shown.message(s), .info, journal: toJournal)) }
     /// A notice on stderr, for commands whose stdout is data (`replay --json`).
-    public static func noticeOnStderr(_ s: String) { Console.err(line(s, .notice, journal: toJournal)) }
-    public static func warning(_ s: String) { Console.err(line(s, .warning, journal: toJournal)) }
+    public static func noticeOnStderr(_ s: String) { Console.err(line(Shown.message(s), .notice, journal: toJournal)) }
+    public static func warning(_ s: String) { Console.err(line(Shown.message(s), .warning, journal: toJournal)) }
 
     /// The service's own lines (minute summaries, notes): stdout as information, stderr as warnings.
     public static func say(_ line: ServiceLine) {

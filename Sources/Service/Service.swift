@@ -17,6 +17,8 @@ public struct ServiceOptions: Sendable {
     /// so a machine without /run/headtrack stays quiet).
     public var socket: String? = nil
     public var streamByDefault = true
+    /// The mount in use and where it came from (`MountInUse.resolve`); nil: the config's alone.
+    public var mount: MountInUse? = nil
     /// Where the background calibration saves what it learned (`CalibrationWriter`); nil: nowhere. `run`
     /// on the headset puts it beside the config's calibration file (`CalibrationStore.learnedPath`).
     public var learnedCalibration: String? = nil
@@ -48,7 +50,7 @@ public struct Service<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock> {
         self.options = options
         stream = try StreamSetup.open(socket: options.socket, config: config, byDefault: options.streamByDefault,
                                       hello: StreamHello(detection: session.detection, rates: config.rates,
-                                                         stateHz: config.streamStateHz))
+                                                         stateHz: config.streamStateHz, mount: options.mountInUse(config)))
     }
 
     /// Brings the sensors up and tracks until the duration has passed or SIGINT/SIGTERM arrived, then every
@@ -60,9 +62,13 @@ public struct Service<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock> {
         do { try session.start() } catch { throw ServiceError(error.description) }
         let device = session.loop.driver.chipName
         Log.info("headtrack: \(device) on \(session.detection.bus), LEDs on \(session.loop.lines.name)")
+        let mount = options.mountInUse(config)
+        Log.info("headtrack: mount " + mount.summary)
         let journalNeverBlocks = Log.toJournal && Console.outputsNeverBlock(true)
         defer { if journalNeverBlocks { Console.outputsNeverBlock(false) } }   // also on an error's way out
-        var status = ServiceStatus(device: device)
+        var status = ServiceStatus(device: device, mount: mount)
+        // Learning while worn: says when the configured mount disagrees with the head for minutes (see there).
+        var mountWatch = WornMountWatch(configured: mount.mount)
         var faultLog = FaultLog()
         let gestureLine = LineBuffer(capacity: 64)
         // Opened once before the loop: every ping and status is then one sendto() from the loop thread.
@@ -79,6 +85,10 @@ public struct Service<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock> {
             if let notifier, let text = status.handle(event) { notifier.send("STATUS=" + text) }
             if case let .gesture(t, e) = event, !quiet { Log.gesture(e, at: t, into: gestureLine) }
             if let warning = faultLog.warning(for: event) { Log.warning(warning) }
+            if case let .imu(t, sample, _) = event,
+               let finding = mountWatch.add(t: t, gyro: pipeline.settings.calibration.correctGyro(sample.gyro), accel: sample.accel) {
+                if finding.isWarning { Log.warning(finding.text) } else { Log.info(finding.text) }
+            }
             if case let .display(t, _) = event, let text = calibration.tick(t: t, pipeline: pipeline, status: &status) {
                 notifier?.send("STATUS=" + text)
             }
@@ -119,9 +129,14 @@ extension Service where Bus == LinuxI2CBus, Lines == LinuxGPIOLines, Clock == Li
 
 extension StreamHello {
     /// What the stream's clients learn of the board: the chips by the names detection gave them (those
-    /// `probe` prints), and the rates.
-    public init(detection: Detection, rates: LoopRates, stateHz: Double) {
+    /// `probe` prints), the rates, and the mount in use.
+    public init(detection: Detection, rates: LoopRates, stateHz: Double, mount: MountInUse = MountInUse(mount: nil, source: .none)) {
         self.init(imu: detection.imu?.name ?? "none", magnetometer: detection.magnetometer?.kind.displayName,
-                  rates: rates, stateHz: stateHz)
+                  rates: rates, stateHz: stateHz, mount: mount)
     }
+}
+
+extension ServiceOptions {
+    /// The mount in use: what `run` resolved, else what the config alone says.
+    func mountInUse(_ config: Config) -> MountInUse { mount ?? MountInUse(config: config) }
 }

@@ -16,6 +16,8 @@ public struct ServiceStatus: Sendable {
     /// second, and a status that flickers back to "tracking" between glitches would hide an unstable cable.
     public var recoveryHold = 2.0
     public let device: String
+    /// "mount -x,z,y (config)": which mount is in use, and from where.
+    public let mount: String?
     public private(set) var phase = Phase.tracking
     private var episode = FaultEpisode()
     private var recoveredAt = -Double.infinity
@@ -23,7 +25,10 @@ public struct ServiceStatus: Sendable {
     /// The background calibration's part ("compass calibrated (...)"), nil when there is none to tell.
     public private(set) var compass: String? = nil
 
-    public init(device: String) { self.device = device }
+    public init(device: String, mount: MountInUse? = nil) {
+        self.device = device
+        self.mount = mount.map { m in "mount " + (m.source == .none ? "none" : "\(m.text) (\(m.source.rawValue))") }
+    }
 
     public var text: String {
         var s: String
@@ -32,6 +37,7 @@ public struct ServiceStatus: Sendable {
         case let .fault(kind): s = "sensor fault (\(kind)) on \(device)"
         case .recovering: s = "recovering from a sensor fault on \(device)"
         }
+        if let m = mount { s += "; " + m }
         if let c = compass { s += "; " + c }
         if let g = lastGesture { s += "; last gesture: \(g.event.rawValue) at \(fixed(g.t, 1)) s" }
         return s

@@ -13,6 +13,9 @@ public enum StreamSetup {
         var settings = EventStream.Settings()
         settings.socketPath = path
         settings.stateHz = config.streamStateHz
+        if byDefault {
+            settings.server.missingDirectoryHint = "under systemd the unit's RuntimeDirectory=headtrack makes /run/headtrack; otherwise give --socket PATH"
+        }
         do {
             let stream = try EventStream(settings: settings, hello: hello)
             Log.noticeOnStderr("headtrack: event stream on \(path)")

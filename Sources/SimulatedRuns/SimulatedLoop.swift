@@ -6,6 +6,7 @@ import Formats
 import Service
 import Sensors
 import Simulation
+import SensorCalibration
 
 /// The production loop (`TrackerLoop`) on a simulated board, either as fast as possible on the simulation
 /// clock or paced by real time (`PacedClock`), for `run --simulated` and `bench`.
@@ -16,8 +17,10 @@ public struct SimulatedLoopOptions: Sendable {
     /// full-speed mode; nil = transfers take no simulated time.
     public var busClockHz: Double? = 400_000
     public var script: MotionScript = .demoStory
-    /// The calibration the pipeline starts from (nil: none, as a new board).
+    /// Applied to the simulated board's samples as `run` applies the headset's calibration file.
     public var calibration: Calibration? = nil
+    /// How the simulated board sits on the simulated head (`--worn`): its sensor axes as forward, left, up.
+    public var worn: Mount = .identity
     public init() {}
 }
 
@@ -42,8 +45,8 @@ public enum SimulatedLoop {
     public static func session<C: MonotonicClock>(
         board: SimulatedBoard, clock: C, options: SimulatedLoopOptions
     ) throws(SensorError) -> TrackerSession<SimulatedI2CBus, RecordingOutputLines, C> {
-        try TrackerSession(bus: board.bus, lines: board.leds, clock: clock, config: options.config,
-                           calibration: options.calibration, readout: options.readout)
+        try TrackerSession(bus: board.bus, lines: board.leds, clock: clock, config: options.config, calibration: options.calibration,
+                           readout: options.readout)
     }
 
     /// The same, started (sensors initialised), ready to `run`.
@@ -63,7 +66,9 @@ public enum SimulatedLoop {
     }
 
     public static func board(_ options: SimulatedLoopOptions, busTime: Bool) -> SimulatedBoard {
-        let board = SimulatedBoard(motion: options.script)
+        var sensor = SensorModel()
+        sensor.mount = options.worn
+        let board = SimulatedBoard(motion: options.script, sensor: sensor)
         board.bus.recordWrites = false
         if busTime { board.bus.busClockHz = options.busClockHz }
         return board

@@ -132,9 +132,9 @@ public struct GestureCohort: Sendable {
     }
 
     /// Samples the motion as the wearer's device would: misalignment, mount, sensor low-pass, bias, noise.
-    private func sample(_ motion: HeadTrajectory, kind: CohortKind, wearer: Int, duration: Double,
-                        gesture: CohortGesture?, random r: inout SeededRandom) -> CohortTrial {
-        let d = device(wearer: wearer)
+    func sample(_ motion: HeadTrajectory, kind: CohortKind, wearer: Int, duration: Double,
+                gesture: CohortGesture?, device: CohortDevice? = nil, random r: inout SeededRandom) -> CohortTrial {
+        let d = device ?? self.device(wearer: wearer)
         var motion = motion
         motion.sensorOffset = d.sensorOffset
         let n = Int(duration * d.rateHz)

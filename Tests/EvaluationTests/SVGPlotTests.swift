@@ -122,9 +122,9 @@ import Formats
     }
 
     /// A real recording with labelled nod bouts, through a minimal replay.
-    @Test func plotOfARealGestureRecording() throws {
+    @Test(.enabled(if: FileIO.exists(TracePlotting.sharedData + "/gestures/st30_nod1.csv"), "needs ../shared (README: Shared recordings)"))
+    func plotOfARealGestureRecording() throws {
         let path = TracePlotting.sharedData + "/gestures/st30_nod1.csv"
-        guard FileIO.exists(path) else { return }  // the shared data is not part of the repository
         let trace = try TraceFile.read(path: path)
         let bouts = try TracePlotting.truthBouts(path: TracePlotting.sharedData + "/gestures/st30_nod1.truth.json")
         // Worn with sensor X back, Y up, Z left.

@@ -166,7 +166,10 @@ struct StreamServerTests {
     @Test func liveSocketIsRefusedStaleOneReplacedOtherFileKept() throws {
         let path = Self.tempPath("live")
         let first = try StreamServer(path: path, hello: Self.line("{}\n"))
-        #expect(throws: StreamSocketError.self) { _ = try StreamServer(path: path, hello: Self.line("{}\n")) }
+        #expect(throws: StreamSocketError(message: "another headtrack is already serving \(path) (pid \(getpid())): stop it first "
+                                          + "(systemctl stop headtrack) or give another --socket PATH")) {
+            _ = try StreamServer(path: path, hello: Self.line("{}\n"))
+        }
         first.stop()
 
         // What a crash leaves: a bound socket file nobody listens on.
@@ -186,6 +189,26 @@ struct StreamServerTests {
         defer { unlink(plain) }
         #expect(throws: StreamSocketError.self) { _ = try StreamServer(path: plain, hello: Self.line("{}\n")) }
         #expect(access(plain, F_OK) == 0)  // a file that is not a socket is never removed
+    }
+
+    /// A server that took no lock (a headtrack from before the lock) is still refused, and named by the pid
+    /// the kernel gives for the socket's other end.
+    @Test func serverWithoutTheLockIsNamedByItsPid() throws {
+        let path = Self.tempPath("older")
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { Glibc.close(fd); unlink(path) }
+        var address = try UnixListener.address(path)
+        let bound = withUnsafePointer(to: &address) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0 && listen(fd, 4) == 0)
+        do {
+            _ = try StreamServer(path: path, hello: Self.line("{}\n"))
+            Issue.record("a live socket was taken over")
+        } catch {
+            #expect(error.message.hasPrefix("another headtrack is already serving \(path) (pid \(getpid()))"), "\(error.message)")
+        }
+        #expect(access(path, F_OK) == 0)
     }
 
     @Test func tooManyClientsAreToldAndClosed() throws {

@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func unknownFieldIsRejectedWithItsPath() {
-        #expect(throws: ConfigError(path: "config", message: "gpio.ledz: unknown field (known here: chip, activeLow, leds)")) {
+        #expect(throws: ConfigError(path: "config", line: 1, message: "gpio.ledz: unknown field (known here: chip, activeLow, leds)")) {
             try Config.parse(#"{"gpio": {"ledz": {}}}"#)
         }
     }

@@ -22,7 +22,7 @@ import Testing
         let text = HostileInputTests.goodCalibration.replacingOccurrences("SAMPLES", samples)
         #expect(throws: CalibrationError.self) { try CalibrationStore.decode(text, path: "cal.json") }
         do { _ = try CalibrationStore.decode(text, path: "cal.json") } catch {
-            #expect(error.description.hasPrefix("cal.json: "))
+            #expect(error.description.hasPrefix("cal.json:3: "), "the file, and the line of the count")
             #expect(error.description.contains("magnetometerFit.samples"))
         }
         // The same text with a sane count is accepted: the refusal is about the number, not the file.

@@ -44,7 +44,8 @@ import Testing
     static let sharedGestures = String(#filePath).split(separator: "/").dropLast(3).map(String.init)
         .reduce("") { $0 + "/" + $1 } + "/../shared/data/gestures"
 
-    @Test(.enabled(if: FileIO.exists(sharedGestures + "/st30_nod1.csv")), arguments: ["st30_nod1", "st30_shake1"])
+    @Test(.enabled(if: FileIO.exists(sharedGestures + "/st30_nod1.csv"), "needs ../shared (README: Shared recordings)"),
+          arguments: ["st30_nod1", "st30_shake1"])
     func everyBoutOfTheLongRecordingsFound(name: String) throws {
         var e = GestureEvaluation()
         e.mount = try Mount(parsing: "-x,z,y")

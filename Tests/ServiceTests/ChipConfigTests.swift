@@ -17,7 +17,7 @@ import Testing
         for (name, choice) in mags {
             #expect(try Config.parse(#"{"i2c": {"magnetometer": "\#(name)"}}"#).magnetometer == choice)
         }
-        #expect(throws: ConfigError(path: "config", message: "i2c.imu: 'mpu9150' is not one of auto, mpu6050, mpu6500, mpu9250, icm20948 (`headtrack probe` names what is on the bus)")) {
+        #expect(throws: ConfigError(path: "config", line: 1, message: "i2c.imu: 'mpu9150' is not one of auto, mpu6050, mpu6500, mpu9250, icm20948 (`headtrack probe` names what is on the bus)")) {
             try Config.parse(#"{"i2c": {"imu": "mpu9150"}}"#)
         }
         #expect(throws: ConfigError.self) { try Config.parse(#"{"i2c": {"magnetometer": "HMC5883L"}}"#) }
@@ -26,7 +26,7 @@ import Testing
     @Test func gesturePresetIsTypedAndItsNamesComeFromTheEnum() throws {
         #expect(try Config.parse(#"{"gestures": {"preset": "sensitive"}}"#).gesturePreset == .sensitive)
         #expect(Config().gesturePreset == .normal)
-        #expect(throws: ConfigError(path: "config", message: "gestures.preset: 'Firm' is not one of sensitive, normal, firm")) {
+        #expect(throws: ConfigError(path: "config", line: 1, message: "gestures.preset: 'Firm' is not one of sensitive, normal, firm")) {
             try Config.parse(#"{"gestures": {"preset": "Firm"}}"#)
         }
     }

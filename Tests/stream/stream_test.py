@@ -16,48 +16,9 @@ import json, math, os, re, socket, stat, subprocess, sys, tempfile, threading, t
 
 BIN = sys.argv[1]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-failures = 0
-
-def check(name, ok, detail=""):
-    global failures
-    print(f"{'PASS' if ok else 'FAIL'} {name}" + (f" -- {detail}" if detail else ""), flush=True)
-    if not ok:
-        failures += 1
-
-def wait_for_socket(path, proc, timeout=20):
-    end = time.time() + timeout
-    while time.time() < end:
-        if os.path.exists(path):
-            return True
-        if proc.poll() is not None:
-            return False
-        time.sleep(0.02)
-    return False
-
-def connect(path):
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.connect(path)
-    return s
-
-def read_all(sock, out, pause_after_first=0.0):
-    f = sock.makefile("r", encoding="utf-8")
-    first = f.readline()
-    if first:
-        out.append(json.loads(first))
-    if pause_after_first:
-        time.sleep(pause_after_first)
-    for line in f:
-        out.append(json.loads(line))
-
-def loop_gestures(stdout):
-    return [(m.group(2), float(m.group(1))) for m in re.finditer(r"t=([0-9.]+)s gesture: (\w+)", stdout)]
-
-def gestures(messages):
-    return [(m["gesture"], m["t"]) for m in messages if m["type"] == "gesture"]
-
-def same(got, want, tolerance=0.0051):
-    """Same kinds in the same order, times equal to the stdout's two decimals (the stream sends three)."""
-    return len(got) == len(want) and all(a[0] == b[0] and abs(a[1] - b[1]) <= tolerance for a, b in zip(got, want))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from streamcheck import check, finish, wait_for_socket, connect, read_all, loop_gestures, gestures, same
 
 def finite(x):
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
@@ -248,7 +209,7 @@ check("state-hz-0-sends-no-state", bool(quiet) and quiet[0]["type"] == "hello" a
 
 bad_path = subprocess.run([BIN, "run", "--simulated", "--socket", os.path.join(tmp, "missing", "x.sock"), "--duration", "1"],
                           capture_output=True, text=True, timeout=60)
-check("missing-directory-clear-error", bad_path.returncode == 1 and "directory does not exist" in bad_path.stderr,
+check("missing-directory-clear-error", bad_path.returncode == 2 and "does not exist" in bad_path.stderr,
       bad_path.stderr.strip())
 # ---- replay --stream: a recording served at its own pace ------------------------------------------------
 trace_src = os.path.join(ROOT, "..", "shared", "data", "gestures", "st26_nod.csv")
@@ -283,7 +244,6 @@ if os.path.exists(trace_src):
     check("replay-stream-state-60-per-trace-second", len(states) > 1 and abs((len(states) - 1) / (states[-1] - states[0]) - 60) < 1,
           f"{len(states)} state lines over {states[-1] - states[0] if states else 0:.2f} s of trace time")
 else:
-    print("SKIP replay-stream -- ../shared/data/gestures/st26_nod.csv not found")
+    print("SKIP replay-stream -- needs ../shared (README: Shared recordings): ../shared/data/gestures/st26_nod.csv not found")
 
-print(f"stream tests: {failures} failed")
-sys.exit(1 if failures else 0)
+finish("stream")

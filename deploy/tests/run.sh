@@ -347,7 +347,8 @@ OUT=$(for line in Type=notify WatchdogSec= User=headtrack "SupplementaryGroups=i
     NoNewPrivileges=yes Restart=on-failure LimitRTPRIO= \
     SystemCallFilter=@system-service "SystemCallFilter=~@privileged @resources" SystemCallArchitectures=native \
     ProtectProc=invisible ProcSubset=pid UMask=0077 RemoveIPC=yes RuntimeDirectory=headtrack RuntimeDirectoryMode=0750 \
-    "ExecStart=/opt/headtrack/current/headtrack run --config /etc/headtrack/config.json"; do
+    "ExecStart=/opt/headtrack/current/headtrack run --realtime --config /etc/headtrack/config.json" \
+    LimitMEMLOCK=infinity "ExecStartPre=-udevadm settle"; do
     grep -q "^$line" "$unit" || echo "missing: $line"; done
     grep -E '^(PrivateDevices|RestrictRealtime|CPUSchedulingPolicy)=' "$unit")
 check "unit: hardening as specified (no PrivateDevices, no RestrictRealtime, RT limit only)" [ -z "$OUT" ]

@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Geometry
+import Testing
+@testable import Formats
+
+/// The learned mount's file (beside the calibration), and which mount `run` uses: the config's, else the file's,
+/// else none; a bad file is a warning and no mount, never a stop.
+@Suite struct MountStoreTests {
+    func temporaryDirectory() -> String {
+        var template = Array("/tmp/headtrack-mount-XXXXXX".utf8CString)
+        let p = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        return String(cString: p!)
+    }
+
+    func write(_ text: String, to path: String) {
+        let f = fopen(path, "w")!
+        fputs(text, f)
+        fclose(f)
+    }
+
+    @Test func theFileSitsBesideTheCalibrationFile() {
+        #expect(MountStore(beside: "/var/lib/headtrack/calibration.json").path == "/var/lib/headtrack/mount.json")
+        #expect(MountStore(beside: "calibration.json").path == "./mount.json")
+        #expect(MountStore(beside: "/calibration.json").path == "/mount.json")
+    }
+
+    @Test func aSavedMountReadsBackAndTheOldOneIsKept() throws {
+        let store = MountStore(path: temporaryDirectory() + "/mount.json")
+        let measured = try Mount(parsing: "-0.9892,0.0539,0.1364,0.1465,0.3323,0.9317,0.0049,0.9416,-0.3366")
+        let first = MountStore.Record(mount: try Mount(parsing: "-x,z,y"), createdUnixTime: 1_795_000_000, measured: measured,
+                                      offAxisFormDegrees: 21.4, nods: 45)
+        try store.save(first)
+        let loaded = try store.load()
+        #expect(loaded.mount == first.mount && loaded.nods == 45 && loaded.offAxisFormDegrees == 21.4)
+        #expect(loaded.createdUnixTime == 1_795_000_000)
+        #expect(try #require(loaded.measured).angle(to: measured) < 1e-6)
+        try store.save(MountStore.Record(mount: try Mount(parsing: "y,z,x")))
+        #expect(try store.load().mount.description == "y,z,x")
+        #expect(try MountStore(path: store.path + ".previous").load().mount.description == "-x,z,y")
+    }
+
+    @Test func aCorruptFileIsAnErrorThatSaysWhatToDo() throws {
+        let path = temporaryDirectory() + "/mount.json"
+        for bad in ["", "{", "[]", #"{"version": 1}"#, #"{"version": 2, "mount": "x,y,z"}"#, #"{"version": 1, "mount": "x,x,z"}"#,
+                    #"{"version": 1, "mount": 7}"#, #"{"version": 1, "mount": "x,y,z", "nods": 1.5}"#] {
+            write(bad, to: path)
+            #expect(throws: CalibrationError.self, "\(bad)") { try MountStore(path: path).load() }
+        }
+        write(#"{"version": 1, "mount": "x,x,z"}"#, to: path)
+        do { _ = try MountStore(path: path).load() } catch { #expect(error.description.contains("calibrate --mount")) }
+    }
+
+    @Test func theConfigsMountComesFirstThenTheLearnedFileThenNone() throws {
+        let dir = temporaryDirectory()
+        var config = Config()
+        config.calibrationFile = dir + "/calibration.json"
+        var warnings: [String] = []
+        #expect(MountInUse.resolve(config, warn: { warnings.append($0) }) == MountInUse(mount: nil, source: .none))
+        try MountStore(path: dir + "/mount.json").save(MountStore.Record(mount: try Mount(parsing: "-x,z,y")))
+        let learned = MountInUse.resolve(config, warn: { warnings.append($0) })
+        #expect(learned.source == .learned && learned.mount?.description == "-x,z,y" && learned.file == dir + "/mount.json")
+        #expect(learned.summary == "-x,z,y (learned, \(dir)/mount.json)")
+        #expect(config.using(learned).pipelineSettings.mount?.description == "-x,z,y")
+        config.mount = try Mount(parsing: "y,-x,z")
+        let configured = MountInUse.resolve(config, warn: { warnings.append($0) })
+        #expect(configured == MountInUse(mount: config.mount, source: .config))
+        #expect(warnings.isEmpty)
+        // A file that cannot be read: a warning, and no mount.
+        config.mount = nil
+        write("{\"version\": 1, \"mount\": \"x,y", to: dir + "/mount.json")
+        #expect(MountInUse.resolve(config, warn: { warnings.append($0) }).source == .none)
+        #expect(warnings.count == 1 && warnings[0].contains("running without a mount"))
+    }
+}

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# The whole headset on a real operating system: boots Debian 12 (systemd as PID 1, udev, openssh-server, sudo)
+# in a VM, deploys to it with deploy/deploy.sh over ssh exactly as a user does, and checks what the running
+# system shows: systemctl, journalctl, systemd-analyze security, ps, /proc, the gpio-sim LED lines and the event
+# socket, while a feeder in the guest writes a person's recorded head gestures into i2c-stub's registers at the
+# recording's own rate. Prints one line per check and "N passed, M failed" last; exits non-zero if any failed.
+#
+# --arch arm64 (default): qemu-system-aarch64 -M virt -cpu cortex-a72 under TCG, the board's architecture, with
+#   the binary deploy.sh builds (scripts/build-board.sh). The image's packages are installed under qemu-user
+#   (binfmt_misc), so the image build needs no arm64 machine.
+# --long: also the checks that take minutes under TCG: a power cut (the VM killed) at HEADTRACK_SYSTEM_CUTS
+#   points (default 20) of a deploy, each followed by a cold boot that must run a whole release; the other
+#   sensor pairs (MPU-6050 + QMC5883L, ICM-20948 + AK09916, MPU-6500 + HMC5883L) worn by the same recording.
+#   Also HEADTRACK_SYSTEM_LONG=1.
+#
+# Environment:
+#   HEADTRACK_BIN              headtrack binary to deploy with --binary (default: deploy.sh builds it, as for a user)
+#   HEADTRACK_SYSTEM_CACHE     image cache (default /var/cache/headtrack-system)
+#   HEADTRACK_CACHE            Tests/hil's kernel cache, shared (default /var/cache/headtrack-hil)
+#   HEADTRACK_SYSTEM_SABOTAGE  led-line | syscall-filter | missing-group: deploy a config driving the nod LED on
+#                              line 26, a unit whose system call filter lacks sched_setscheduler, or a unit naming
+#                              a group that does not exist. Each must make this suite fail.
+#   HEADTRACK_SYSTEM_KEEP=1    leave the work folder (disk, console logs) for a look afterwards
+# Needs root (apt-get, mmdebstrap, binfmt_misc). Times: see README "Tests".
+set -euo pipefail
+
+if [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; then
+    sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+    exit 0
+fi
+usage_error() { echo "usage: Tests/system/run.sh [--arch arm64] [--long] [--help]" >&2; exit 2; }
+ARCH=arm64 LONG=${HEADTRACK_SYSTEM_LONG:-0}
+while [ $# -gt 0 ]; do
+    case $1 in
+        --arch) ARCH=${2:-}; [ $# -ge 2 ] || usage_error; shift ;;
+        --long) LONG=1 ;;
+        *) usage_error ;;
+    esac
+    shift
+done
+case $ARCH in
+    arm64 | aarch64) KARCH=arm64 ;;
+    *) echo "system: --arch $ARCH: only arm64 (the headset's architecture; remote-install.sh refuses other boards)" >&2; exit 2 ;;
+esac
+
+SYSTEM_DIR=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$SYSTEM_DIR/../.." && pwd)
+SYSTEM_CACHE=${HEADTRACK_SYSTEM_CACHE:-/var/cache/headtrack-system}
+CACHE=${HEADTRACK_CACHE:-/var/cache/headtrack-hil}   # kernel.sh's name for Tests/hil's kernel cache
+SABOTAGE=${HEADTRACK_SYSTEM_SABOTAGE:-}
+WORK=$(mktemp -d /tmp/headtrack-system.XXXXXX)
+START=$(date +%s)
+passed=0 failed=0 REPORTED="" QEMU_PID=""
+
+log() { echo "system: $*" >&2; }
+result() { # PASS|FAIL name detail
+    if [ "$1" = PASS ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+    echo "$1 $2 -- $3"
+}
+check() { # name detail condition...: PASS when the condition (a command) succeeds
+    local name=$1 detail=$2; shift 2
+    if "$@"; then result PASS "$name" "$detail"; else result FAIL "$name" "$detail"; fi
+}
+finish() {
+    log "whole suite $(( $(date +%s) - START )) s"
+    echo "$passed passed, $failed failed"
+    REPORTED=1
+    [ "$failed" -eq 0 ]
+}
+die() {
+    echo "system: error: $*" >&2
+    failed=$((failed + 1))
+    finish || exit 1
+}
+on_exit() {
+    local status=$?
+    [ -z "$QEMU_PID" ] || kill -9 "$QEMU_PID" 2>/dev/null || true
+    mkdir -p "$SYSTEM_CACHE"
+    for f in "$WORK"/console-*.log; do [ -f "$f" ] && cp "$f" "$SYSTEM_CACHE/last-$(basename "$f")"; done
+    if [ "${HEADTRACK_SYSTEM_KEEP:-}" = 1 ]; then log "kept $WORK"; else rm -rf "$WORK"; fi
+    if [ -z "$REPORTED" ] && [ "$status" -ne 0 ]; then
+        echo "system: stopped unexpectedly (exit $status); see the messages above" >&2
+        echo "$passed passed, $((failed + 1)) failed"
+    fi
+}
+trap on_exit EXIT
+[ "$(id -u)" = 0 ] || die "run as root: the suite installs Debian packages and builds the image with mmdebstrap"
+mkdir -p "$SYSTEM_CACHE" "$CACHE"
+
+# shellcheck source=../hil/kernel.sh
+. "$REPO/Tests/hil/kernel.sh"
+# shellcheck source=image.sh
+. "$SYSTEM_DIR/image.sh"
+# shellcheck source=vm.sh
+. "$SYSTEM_DIR/vm.sh"
+# shellcheck source=checks.sh
+. "$SYSTEM_DIR/checks.sh"
+
+ensure_packages qemu-system-arm qemu-utils qemu-user-static arch-test mmdebstrap gcc-aarch64-linux-gnu \
+    libc6-dev-arm64-cross build-essential kmod cpio xz-utils e2fsprogs openssh-client busybox-static python3
+# One image build at a time per cache; runs of the suite that find it ready share it.
+exec 8>"$SYSTEM_CACHE/.lock"
+flock 8
+prepare_kernel
+prepare_image
+flock -u 8
+
+aarch64-linux-gnu-gcc -static -O2 -Wall -Werror -o "$WORK/system-tool" "$SYSTEM_DIR/system-tool.c" -lm ||
+    die "compiling Tests/system/system-tool.c failed"
+if [ -n "${HEADTRACK_BIN:-}" ]; then
+    [ -x "$HEADTRACK_BIN" ] || die "HEADTRACK_BIN=$HEADTRACK_BIN is not an executable"
+    DEPLOY_ROUTE=(--binary "$HEADTRACK_BIN")
+else
+    DEPLOY_ROUTE=()   # deploy.sh builds the board binary itself (scripts/build-board.sh), as for a user
+fi
+
+run_checks
+finish
