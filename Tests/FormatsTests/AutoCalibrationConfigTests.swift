@@ -14,10 +14,10 @@ import Geometry
     }
 
     @Test func badValuesAreRejectedWithTheirPath() {
-        #expect(throws: ConfigError(path: "config", message: "calibration.auto: expected true or false")) {
+        #expect(throws: ConfigError(path: "config", line: 1, message: "calibration.auto: expected true or false")) {
             try Config.parse(#"{"calibration": {"auto": "no"}}"#)
         }
-        #expect(throws: ConfigError(path: "config", message: "calibration.file: unknown field (known here: auto)")) {
+        #expect(throws: ConfigError(path: "config", line: 1, message: "calibration.file: unknown field (known here: auto)")) {
             try Config.parse(#"{"calibration": {"file": "/tmp/x"}}"#)
         }
     }
