@@ -43,7 +43,7 @@ public enum BenchReport {
                 + (l.rateHz == 1000 ? (l.ratioP99 <= latenessRatioTarget ? "   (target ≤ 1.2: met)" : "   (target ≤ 1.2: NOT met)") : "") + "\n"
         }
 
-        out += "\nheap allocations in steady state (interposed malloc, this thread)\n"
+        out += "\nheap allocations in steady state (interposed malloc, this thread; background calibration on)\n"
         for (readout, a) in r.allocations {
             if !a.counterAvailable { out += "  counter not available in this build (not glibc)\n"; break }
             out += "  loop on the simulated board, \(readout.rawValue): \(a.loopAllocations) in \(a.loopIterations) wake-ups "

@@ -48,6 +48,19 @@ public struct StageCosts: Sendable {
         time("gestures", unit: "sample", calls: n) { gestures(data) }
         time("LEDs (panel mask)", unit: "display tick", calls: n) { leds(data) }
         time("whole pipeline", unit: "IMU sample", calls: n) { pipeline(data) }
+        // The background calibration on (as run and replay have it) and off, in alternating passes, so the
+        // two figures share the machine's state: the difference is what it costs.
+        var on: [Double] = [], off: [Double] = []
+        for round in 0..<runs {
+            for pass in (round % 2 == 0 ? [true, false] : [false, true]) {
+                let start = threadCPUTime()
+                benchSink += pass ? pipeline(data) : pipelineWithoutAutoCalibration(data)
+                let perSample = Double(threadCPUTime() - start) / Double(max(1, n))
+                if pass { on.append(perSample) } else { off.append(perSample) }
+            }
+        }
+        costs.entries.append(Entry(name: "  background calibration on", nanoseconds: median(on), unit: "IMU sample"))
+        costs.entries.append(Entry(name: "  background calibration off", nanoseconds: median(off), unit: "IMU sample"))
         time("bytes → LEDs (decode + pipeline)", unit: "IMU sample", calls: n) { pipelineFromBytes(data) }
         time("mount watch (run, learning while worn)", unit: "IMU sample", calls: n) { mountWatch(data) }
         return costs
@@ -194,11 +207,16 @@ struct ReplayBus: I2CBus {
 /// callgrind (scripts/bench-vs-vqf.sh) can count each on its own by name.
 @inline(never) func pipeline(_ d: StageInputs) -> Double { pipelinePass(d, decodeBytes: false) }
 @inline(never) func pipelineFromBytes(_ d: StageInputs) -> Double { pipelinePass(d, decodeBytes: true) }
+@inline(never) func pipelineWithoutAutoCalibration(_ d: StageInputs) -> Double {
+    var settings = Pipeline.Settings()
+    settings.autoCalibration = nil
+    return pipelinePass(d, decodeBytes: false, settings: settings)
+}
 
 /// Every IMU sample through fusion, heading and gestures, and a display tick (smoother + LEDs) at 60 Hz of
 /// recording time; optionally starting from register bytes.
-@inline(__always) func pipelinePass(_ d: StageInputs, decodeBytes: Bool) -> Double {
-    var p = Pipeline()
+@inline(__always) func pipelinePass(_ d: StageInputs, decodeBytes: Bool, settings: Pipeline.Settings = Pipeline.Settings()) -> Double {
+    var p = Pipeline(settings: settings)
     var driver = MPU9250(bus: ReplayBus(bytes: d.registerBytes))
     let displayPeriod = 1.0 / 60
     var nextDisplay = d.t.first ?? 0

@@ -11,7 +11,10 @@ final class CalibrationBroadcast {
     private let feed = CalibrationFeed()
     private(set) var lastT = 0.0
 
-    init(stream: EventStream) { self.stream = stream }
+    init(stream: EventStream) {
+        self.stream = stream
+        stream.sendsBackgroundCalibration = false   // this session's lines are the calibration lines here
+    }
 
     /// A loop or replay event: state lines on display ticks, and the session's progress when due.
     func handle(_ event: LoopEvent, _ pipeline: Pipeline, session: CalibrationSession) {

@@ -14,8 +14,9 @@ struct ReplayCommand: Command {
     static let name = "replay"
     static let summary = "run the pipeline over a recorded trace; write events, attitude and a plot"
     static let help = """
-        usage: headtrack replay TRACE [--config FILE] [--mount F,L,U] [--calibration FILE] [--events OUT.csv]
-                                [--attitude OUT.csv] [--plot OUT.svg] [--json] [--stream [--socket PATH]]
+        usage: headtrack replay TRACE [--config FILE] [--mount F,L,U] [--calibration FILE] [--no-auto-calibration]
+                                [--learned-calibration FILE] [--events OUT.csv] [--attitude OUT.csv]
+                                [--plot OUT.svg] [--json] [--stream [--socket PATH]]
                headtrack replay TRACE --learn-mount [--calibration FILE]
 
         Runs fusion, heading smoothing and gesture detection over an imu-trace v1 file with its own
@@ -34,7 +35,16 @@ struct ReplayCommand: Command {
           --calibration FILE
                             apply a calibration file from 'headtrack calibrate' to the raw samples, exactly as
                             'headtrack run' does (gyro bias, then magnetometer hard/soft iron, before the mount);
-                            a file that cannot be read is an error here, not a silent fallback
+                            a file that cannot be read is an error here, not a silent fallback; the
+                            background calibration starts from it, as in 'headtrack run'
+          --no-auto-calibration
+                            turn the background calibration off (it learns hard and soft iron from the
+                            trace as 'headtrack run' does while worn; config calibration.auto: false)
+          --learned-calibration FILE
+                            start from FILE when it exists (instead of --calibration) and save what the
+                            background calibration learns to it, as 'headtrack run' keeps its
+                            calibration.learned.json: written atomically by a thread of its own, the old file
+                            kept as FILE.previous
           --events FILE     write t,event rows (event: nod, shake, up, down, left, right)
           --attitude FILE   write t,qw,qx,qy,qz,heading_deg,smoothed_heading_deg per sample; the quaternion
                             rotates sensor-frame vectors into ENU, like the trace truth columns
@@ -70,7 +80,19 @@ struct ReplayCommand: Command {
         if let m = mountOption {
             do { settings.mount = try Mount(parsing: m) } catch { throw CommandError(error.description, status: 2) }
         }
-        settings.calibration = try CalibrationOption.load(try arguments.option("calibration"))
+        let calibrationPath = try arguments.option("calibration")
+        settings.calibration = try CalibrationOption.load(calibrationPath)
+        if arguments.flag("no-auto-calibration") { settings.autoCalibration = nil }
+        let learnedPath = try arguments.option("learned-calibration")
+        if let p = learnedPath {
+            guard calibrationPath == nil else { throw CommandError("give --calibration or --learned-calibration, not both: the learned file is also where it starts from", status: 2) }
+            guard settings.autoCalibration != nil else { throw CommandError("--learned-calibration saves what the background calibration learns: it cannot go with --no-auto-calibration", status: 2) }
+            if FileIO.exists(p) || FileIO.exists(p + ".previous") {
+                let (c, problem) = CalibrationStore(path: p).loadKeepingCurrent(nil)
+                if let problem { Console.err("headtrack: " + problem) }
+                settings.calibration = c
+            }
+        }
         let learnMount = arguments.flag("learn-mount")
         let eventsPath = try arguments.outputPath("events", allowStandardOutput: true)
         let attitudePath = try arguments.outputPath("attitude", allowStandardOutput: true)
@@ -121,6 +143,9 @@ struct ReplayCommand: Command {
         let stream = streaming ? try openStream(trace, socket: socket) : nil
         defer { stream?.stop() }
         var pacer = TracePacer(firstTraceTime: trace.records.first?.t ?? 0)
+        let writer = learnedPath.map { CalibrationWriter(path: $0, warn: { Console.err($0) }) }
+        var learnedRevision = 0
+        var unsaved: Calibration? = nil
         Replay.run(trace, settings: settings) { event in
             guard failure == nil else { return }
             do {
@@ -133,6 +158,13 @@ struct ReplayCommand: Command {
                     try events?.write("\(fixed(t, 4)),\(e.rawValue)\n")
                     recorder.gesture(t: t, event: e)
                 case let .sample(_, t, pipeline):
+                    if let w = writer, let learner = pipeline.autoCalibration {
+                        if learner.revision != learnedRevision {
+                            learnedRevision = learner.revision
+                            if learner.source == .learned && learner.isEstablished { unsaved = pipeline.calibrationInUse }
+                        }
+                        if let c = unsaved, w.offer(c) { unsaved = nil }
+                    }
                     if let g = pendingStreamGesture {
                         pendingStreamGesture = nil
                         let d = pipeline.streamDetails(of: g.event, at: g.t)
@@ -153,6 +185,12 @@ struct ReplayCommand: Command {
                     }
                 }
             } catch { failure = error }
+        }
+        if let w = writer {
+            if let c = unsaved { while !w.offer(c) {} }
+            w.finish()
+            let note = w.saves > 0 ? "learned calibration saved to \(w.store.path)" : "nothing learned to save to \(w.store.path)"
+            if json || tableOnStandardOutput { Console.err(note) } else { say(note) }
         }
         if let f = failure { throw CommandError("\(f)") }
         try events?.close()

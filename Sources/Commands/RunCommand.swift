@@ -44,6 +44,10 @@ struct RunCommand: Command {
                             with the I²C bus time modelled at 400 kHz
           --worn F,L,U      with --simulated: the simulated board's axes that point forward, left and up on
                             the simulated head (default x,y,z), e.g. --worn=-x,z,y for a headphone board
+
+        The magnetometer's hard and soft iron are learned while the headset is worn (config calibration.auto,
+        default true) and kept in calibration.learned.json beside the config's calibrationFile (with
+        --simulated only when --config names the config); see the README's calibration section.
         """
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {

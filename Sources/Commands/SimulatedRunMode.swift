@@ -9,7 +9,8 @@ import Simulation
 /// the bus time modelled.
 enum SimulatedRunMode {
     /// With `calibrationNamed` (the config came from --config), its calibrationFile is loaded and reported as
-    /// `run` does on the headset (a bad file is a warning, and the previous file or none is used).
+    /// `run` does on the headset (a bad file is a warning, and the previous file or none is used), and the
+    /// background calibration starts from and saves to the learned file beside it, as on the headset.
     static func run(config: Config, options requested: ServiceOptions, speed: Double, calibrationNamed: Bool,
                     worn: Mount = .identity) throws -> Int32 {
         guard speed == 0 || speed == 1 else {
@@ -18,11 +19,13 @@ enum SimulatedRunMode {
         var loopOptions = SimulatedLoopOptions()
         loopOptions.config = config
         loopOptions.readout = requested.readout
+        var options = requested
         if calibrationNamed {
-            loopOptions.calibration = HardwareSession.loadCalibration(config.calibrationFile, warn: { Log.warning($0) })
+            loopOptions.calibration = HardwareSession.startingCalibration(config, warn: { Log.warning($0) },
+                                                                          info: { if !requested.quiet { Log.info($0) } })
+            if config.autoCalibration { options.learnedCalibration = CalibrationStore.learnedPath(beside: config.calibrationFile) }
         }
         loopOptions.worn = worn
-        var options = requested
         options.duration = requested.duration ?? loopOptions.script.duration + 1
         options.streamByDefault = false
         Console.out("headtrack: simulated MPU-9250 + AK8963" + (worn == .identity ? "" : " worn as \(worn.argument)")

@@ -1,6 +1,7 @@
 import Formats
+import SensorCalibration
 
-/// What `headtrack watch` knows from the stream, and how it is drawn: six lines of at most 78 columns, so an
+/// What `headtrack watch` knows from the stream, and how it is drawn: seven lines of at most 78 columns, so an
 /// 80-column terminal shows them without wrapping and they can be redrawn in place.
 struct WatchModel {
     var source = ""
@@ -26,6 +27,12 @@ struct WatchModel {
     var faultEpisodes = 0
     var lines = 0
     var dropped = 0
+    /// From the latest `calibration` line: state, the fit in use (error and coverage, %), regions holding
+    /// samples, and the field error of the latest judging (%).
+    var compassState: String? = nil
+    var compassFit: (error: Double, coverage: Double)? = nil
+    var compassRegions = 0
+    var compassFieldError: Double? = nil
     /// Seconds since the last state line, once that is longer than `staleAfter`: the tracker is stopped or
     /// frozen (SIGSTOP, a hung bus) while its socket stays open, so nothing else would tell.
     var staleFor: Double? = nil
@@ -82,6 +89,26 @@ struct WatchModel {
             } else {
                 faultActive = false
             }
+        case "calibration":
+            guard case let .string(phase)? = v["phase"] else { return "" }
+            if phase != "background" {
+                // The guided session's lines (`calibrate --socket`): its phase is what there is to tell.
+                compassState = "guided calibration: " + phase
+                compassFit = nil
+                compassFieldError = nil
+                break
+            }
+            guard case let .string(state)? = v["state"] else { return "" }
+            compassState = state
+            if case let .number(e)? = v["in_use"]?["residual"], case let .number(c)? = v["in_use"]?["coverage"] {
+                compassFit = (e * 100, c * 100)
+            } else {
+                compassFit = nil
+            }
+            if case let .number(e)? = v["field_error"] { compassFieldError = e * 100 } else { compassFieldError = nil }
+            if case let .array(counts)? = v["fit"]?["cells"] {
+                compassRegions = counts.filter { if case let .number(n) = $0 { return n > 0 } else { return false } }.count
+            }
         case "dropped":
             // From the wire: a count the server could never send (negative, fractional, 1e300) is ignored,
             // not converted (Int(1e300) traps), and the total saturates instead of overflowing.
@@ -108,8 +135,12 @@ struct WatchModel {
         let faultText = faultActive
             ? "SENSOR FAULT \(faultKind) since \(fixed(faultSince, 1)) s (\(faultEpisodes) so far)"
             : (faultEpisodes == 0 ? "none" : "none now (\(faultEpisodes) so far, last \(faultKind) at \(fixed(faultSince, 1)) s)")
+        var compass = "compass: " + (compassState ?? "(no calibration line yet)")
+        if let f = compassFit { compass += "; fit \(fixed(f.error, 1)) %, \(fixed(f.coverage, 0)) % covered" }
+        if compassState == "learning" { compass += "; \(compassRegions)/\(SphereCoverage.cellCount) regions" }
+        if let e = compassFieldError { compass += "; field \(fixed(e, 1)) % off" }
         let stream = "\(lines) lines from \(source)" + (dropped > 0 ? ", \(dropped) state lines dropped (slow terminal)" : "")
-        return [header, ledLine, attitude, "gestures: " + gestureText, "faults: " + faultText, stream].map(WatchModel.clip)
+        return [header, ledLine, attitude, "gestures: " + gestureText, "faults: " + faultText, compass, stream].map(WatchModel.clip)
     }
 
     static func clip(_ s: String) -> String {

@@ -49,11 +49,13 @@ public enum AttitudeEvaluation {
     /// 0...i only. The filter state is reset where the `window` column changes (independent recordings).
     /// Runs the same `Pipeline` as `headtrack run` and `replay` (mount identity), so a `calibration` is applied
     /// to the raw samples exactly as on the board.
+    /// `autoCalibration` false turns the background calibration off (`replay --no-auto-calibration`).
     public static func estimates(for trace: Trace, settings: AttitudeFilter.Settings,
-                                 calibration: Calibration = .none) -> [Quaternion] {
+                                 calibration: Calibration = .none, autoCalibration: Bool = true) -> [Quaternion] {
         var pipelineSettings = Pipeline.Settings()
         pipelineSettings.filter = settings
         pipelineSettings.calibration = calibration
+        if !autoCalibration { pipelineSettings.autoCalibration = nil }
         var output: [Quaternion] = []
         output.reserveCapacity(trace.records.count)
         Replay.run(trace, settings: pipelineSettings) { event in
@@ -65,10 +67,10 @@ public enum AttitudeEvaluation {
     /// Scores one trace: RMSE over the records with `moving == 1` and a truth quaternion.
     public static func evaluate(trace: Trace, name: String, mode: AttitudeMode,
                                 settings base: AttitudeFilter.Settings = .default,
-                                calibration: Calibration = .none) -> AttitudeTrialResult {
+                                calibration: Calibration = .none, autoCalibration: Bool = true) -> AttitudeTrialResult {
         var settings = base
         settings.useMagnetometer = mode == .nineD
-        let all = estimates(for: trace, settings: settings, calibration: calibration)
+        let all = estimates(for: trace, settings: settings, calibration: calibration, autoCalibration: autoCalibration)
         var estimated: [Quaternion] = [], truths: [Quaternion] = []
         for (record, q) in zip(trace.records, all) where record.moving == true {
             guard let truth = record.truth else { continue }

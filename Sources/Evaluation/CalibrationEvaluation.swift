@@ -47,10 +47,11 @@ public struct MagnetometerDistortion: Sendable, Equatable {
         }
     }
 
-    /// The trace with every magnetometer sample distorted; everything else (truth included) unchanged.
-    public func applied(to trace: Trace) -> Trace {
+    /// The trace with every magnetometer sample from `start` on distorted (an iron that appears mid-trial when
+    /// `start` is inside it); everything else (truth included) unchanged.
+    public func applied(to trace: Trace, from start: Double = -.infinity) -> Trace {
         var out = trace
-        for i in out.records.indices {
+        for i in out.records.indices where out.records[i].t >= start {
             if let m = out.records[i].mag { out.records[i].mag = apply(m) }
         }
         return out
@@ -117,9 +118,11 @@ public enum CalibrationEvaluation {
         return rows
     }
 
-    /// 9D heading RMSE (°) of the default filter run through the pipeline with `calibration`.
+    /// 9D heading RMSE (°) of the default filter run through the pipeline with `calibration` alone (the
+    /// background calibration off: this measures what `calibrate --trace` made; `--background` measures that).
     public static func heading(_ trace: Trace, _ calibration: Calibration) -> Double {
-        AttitudeEvaluation.evaluate(trace: trace, name: "", mode: .nineD, calibration: calibration).rmse.headingDegrees
+        AttitudeEvaluation.evaluate(trace: trace, name: "", mode: .nineD, calibration: calibration,
+                                    autoCalibration: false).rmse.headingDegrees
     }
 
     public static func table(_ rows: [Row]) -> String {

@@ -77,63 +77,24 @@ public final class CalibrationFeed {
         line.literal(",\"points\":[")
         for i in sent..<end {
             if i > sent { line.byte(UInt8(ascii: ",")) }
-            vector(samples[i], 2)
+            line.vector(samples[i], 2)
         }
         line.literal("],\"fit\":")
         if let fit = rule.latest { self.fit(fit) } else { line.literal("null") }
-        let need = rule.settings.stopCriteria
-        line.literal(",\"need\":{\"coverage\":")
-        line.fixed(need.minimumCoverage, 3)
-        line.literal(",\"spread\":")
-        line.fixed(need.minimumSpread, 3)
-        line.literal(",\"residual\":")
-        line.fixed(need.maximumResidual, 3)
-        line.literal(",\"inliers\":")
-        line.fixed(need.minimumInliers, 3)
-        line.literal(",\"per_cell\":")
-        line.integer(Int64(need.samplesPerCell))
-        line.literal("},\"cell_grid\":{\"bands\":")
-        line.integer(Int64(SphereCoverage.bands))
-        line.literal(",\"sectors\":")
-        line.integer(Int64(SphereCoverage.sectors))
-        line.literal("}}\n")
+        line.needAndGrid(rule.settings.stopCriteria)
+        line.literal("}\n")
         // Only samples that made it onto the wire count as sent: an overflowing line is dropped whole.
         if !line.overflowed { sent = end }
     }
 
     private func fit(_ fit: EllipsoidFit.Result) {
-        let c = fit.correction
-        line.literal("{\"hard_iron_ut\":")
-        vector(c.hardIron, 3)
-        line.literal(",\"soft_iron\":[")
-        vector(c.softIron.row0, 5); line.byte(UInt8(ascii: ","))
-        vector(c.softIron.row1, 5); line.byte(UInt8(ascii: ","))
-        vector(c.softIron.row2, 5)
-        line.literal("],\"field_ut\":")
-        line.fixed(fit.fieldStrength, 2)
-        line.literal(",\"residual\":")
-        line.fixed(fit.relativeResidual, 4)
-        line.literal(",\"inliers\":")
-        line.fixed(fit.inlierFraction, 4)
-        line.literal(",\"coverage\":")
-        line.fixed(fit.coverage, 4)
-        line.literal(",\"spread\":")
-        line.fixed(fit.spread, 4)
-        line.literal(",\"samples\":")
-        line.integer(Int64(fit.samples))
+        line.fitFields(fit.correction, fieldStrength: fit.fieldStrength, residual: fit.relativeResidual,
+                       inliers: fit.inlierFraction, coverage: fit.coverage, spread: fit.spread, samples: fit.samples)
         line.literal(",\"cells\":[")
         for (i, n) in fit.cells.counts.enumerated() {
             if i > 0 { line.byte(UInt8(ascii: ",")) }
             line.integer(Int64(n))
         }
         line.literal("]}")
-    }
-
-    private func vector(_ v: Vector3, _ decimals: Int) {
-        line.byte(UInt8(ascii: "["))
-        line.fixed(v.x, decimals); line.byte(UInt8(ascii: ","))
-        line.fixed(v.y, decimals); line.byte(UInt8(ascii: ","))
-        line.fixed(v.z, decimals)
-        line.byte(UInt8(ascii: "]"))
     }
 }

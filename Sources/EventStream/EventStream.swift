@@ -1,4 +1,5 @@
 import Fusion
+import SensorCalibration
 import Geometry
 import Gestures
 import Indicators
@@ -59,6 +60,9 @@ public final class EventStream {
     private let statePeriod: Double
     private let displayPeriod: Double
     private var faults = FaultEpisode()
+    private let calibration = BackgroundCalibrationFeed()
+    /// Send the background calibration's `calibration` lines (off while a guided calibration sends its own).
+    public var sendsBackgroundCalibration = true
 
     public init(settings: Settings, hello: StreamHello) throws(StreamSocketError) {
         guard settings.stateHz >= 0 && settings.stateHz.isFinite else {
@@ -99,6 +103,7 @@ public final class EventStream {
             line.literal(",\"active\":false}\n")
             server.broadcast(line, droppable: false, t: t)
         }
+        if sendsBackgroundCalibration { calibration.publish(pipeline, t: t, to: server) }
         // A quarter display period of slack, so 60 Hz state on 60 Hz ticks never skips a tick to rounding.
         guard stateHz > 0, t + displayPeriod / 4 >= nextState else { return }
         nextState = nextState.isFinite && nextState + statePeriod > t ? nextState + statePeriod : t + statePeriod

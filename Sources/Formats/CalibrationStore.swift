@@ -20,6 +20,22 @@ public struct CalibrationStore: Sendable {
 
     public var previousPath: String { path + ".previous" }
 
+    /// Where the background calibration keeps what it learned, beside the guided calibration file:
+    /// `calibration.json` → `calibration.learned.json` (another name gets `.learned` appended), so a guided
+    /// result is never overwritten by a learned one and each keeps its own `.previous`.
+    public static func learnedPath(beside calibrationFile: String) -> String {
+        calibrationFile.hasSuffix(".json") ? String(calibrationFile.dropLast(5)) + ".learned.json" : calibrationFile + ".learned"
+    }
+
+    /// Which calibration a run starts from: the learned one when it is newer than the guided one (it was
+    /// learned after that calibration was made, starting from it, or there is none), else the guided one.
+    /// A file without a time is older than any that has one.
+    public static func newer(guided: Calibration?, learned: Calibration?) -> Calibration? {
+        guard let l = learned else { return guided }
+        guard let g = guided else { return l }
+        return (l.createdUnixTime ?? -1) > (g.createdUnixTime ?? -1) ? l : g
+    }
+
     // MARK: Writing
 
     public func save(_ calibration: Calibration) throws(FileError) {

@@ -33,6 +33,8 @@ public struct Config: Sendable, Equatable {
     public var nodShakePreset = GesturePreset.normal
     public var cooldown = 0.5
     public var calibrationFile = "/var/lib/headtrack/calibration.json"
+    /// `calibration.auto`: learn hard and soft iron in the background while worn (default on).
+    public var autoCalibration = true
     /// `stream.socket`: where `run` serves the event stream; nil = `EventStream.defaultSocketPath`, "" = off.
     public var streamSocket: String? = nil
     /// `stream.stateHz`: state lines per second (0 = gestures and faults only, at most the display rate).
@@ -97,6 +99,7 @@ public struct Config: Sendable, Equatable {
         s.compass.declinationDegrees = declinationDegrees
         s.gestures = GestureDetector.Settings(flicks: flicks, preset: gesturePreset, gestures: nodShakePreset,
                                               cooldown: cooldown)
+        if !autoCalibration { s.autoCalibration = nil }
         return s
     }
 }

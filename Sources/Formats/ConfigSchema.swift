@@ -44,6 +44,7 @@ extension Config {
         .choice("gestures.nodShake", nodShakeChoices) { $0.nodShakePreset = $1 },
         .number("gestures.cooldownS", ConfigLimits.gestureCooldown) { $0.cooldown = $1 },
         .string("calibrationFile") { $0.calibrationFile = $1 },
+        .bool("calibration.auto") { $0.autoCalibration = $1 },
         .string("stream.socket") { $0.streamSocket = $1 },
         .number("stream.stateHz", ConfigLimits.streamStateHz) { $0.streamStateHz = $1 },
         // Informational, any value: a note for people, a schema URL for editors, the board a preset is for.

@@ -62,6 +62,9 @@ public struct AttitudeFilter: Sendable {
     public var isMagneticallyDisturbed: Bool { current.isMagneticallyDisturbed }
     /// The heading is tied to a magnetometer reference (false in 6D and before the first field sample).
     public var hasHeadingReference: Bool { current.hasHeadingReference }
+    /// Body → the gyro-and-gravity frame: the attitude without the magnetometer's heading correction (tilt
+    /// from gravity, heading from the gyro alone), for judging a magnetometer calibration against the gyro.
+    public var levelAttitude: Quaternion { current.inclination * current.gyroAttitude }
 
     // MARK: Storage
 
@@ -82,6 +85,19 @@ public struct AttitudeFilter: Sendable {
     /// Back to the state of a new filter; the settings stay.
     public mutating func reset() {
         self = AttitudeFilter(settings: settings)
+    }
+
+    /// The magnetometer's calibration changed: the learned field (norm, dip, a candidate new field) and the
+    /// heading average are of the old correction, so they start over as at start (the next samples are
+    /// averaged into the heading from the first one on); tilt, gyro bias and the gyro attitude stay.
+    public mutating func restartHeading() {
+        current.hasHeadingReference = false
+        current.isMagneticallyDisturbed = false
+        current.magSamples = 0
+        current.magTime = 0
+        current.magCandidateTime = 0
+        current.magRejectedTime = 0
+        current.magRecoveryTime = 0
     }
 
     // MARK: Update

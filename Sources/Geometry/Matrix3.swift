@@ -77,7 +77,9 @@ public struct Matrix3: Sendable, Equatable, Codable, CustomStringConvertible {
         for _ in 0..<50 {
             let off = a[0, 1] * a[0, 1] + a[0, 2] * a[0, 2] + a[1, 2] * a[1, 2]
             if off < 1e-30 * Swift.max(1, a.maxAbs * a.maxAbs) { break }
-            for (p, q) in [(0, 1), (0, 2), (1, 2)] {
+            // The pairs (0, 1), (0, 2), (1, 2) without an array literal (which would allocate per call).
+            for pair in 0..<3 {
+                let p = pair == 2 ? 1 : 0, q = pair == 0 ? 1 : 2
                 let apq = a[p, q]
                 guard abs(apq) > 0 else { continue }
                 // Rotation angle that zeroes a[p][q].
@@ -101,12 +103,20 @@ public struct Matrix3: Sendable, Equatable, Codable, CustomStringConvertible {
                 }
             }
         }
-        var order = [0, 1, 2]
-        order.sort { a[$0, $0] < a[$1, $1] }
-        let values = Vector3(a[order[0], order[0]], a[order[1], order[1]], a[order[2], order[2]])
+        // Ascending order by a stable insertion sort of the three indices (as sorting [0, 1, 2] did, without
+        // the array: this runs in the background calibration's per-sample path).
+        var o0 = 0, o1 = 1, o2 = 2
+        if a[o1, o1] < a[o0, o0] { swap(&o0, &o1) }
+        if a[o2, o2] < a[o1, o1] {
+            swap(&o1, &o2)
+            if a[o1, o1] < a[o0, o0] { swap(&o0, &o1) }
+        }
+        let values = Vector3(a[o0, o0], a[o1, o1], a[o2, o2])
         var vectors = Matrix3.identity
-        for (column, source) in order.enumerated() {
-            for k in 0..<3 { vectors[k, column] = v[k, source] }
+        for k in 0..<3 {
+            vectors[k, 0] = v[k, o0]
+            vectors[k, 1] = v[k, o1]
+            vectors[k, 2] = v[k, o2]
         }
         return (values, vectors)
     }

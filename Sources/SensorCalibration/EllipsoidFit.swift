@@ -183,16 +183,12 @@ public enum EllipsoidFit {
             }
             best = e
             for i in points.indices { errors[i] = e.radialError(points[i]) }
-            // Robust scale: the median absolute radial error (×1.4826 → σ for Gaussian errors), floored at
-            // 1 % so a clean fit does not start trimming its own noise.
             var magnitudes = errors.map(abs)
             magnitudes.sort()
-            let sigma = Swift.max(1.4826 * magnitudes[magnitudes.count / 2], 0.01)
-            let newCutoff = tukeyConstant * sigma
+            let newCutoff = robustCutoff(medianError: magnitudes[magnitudes.count / 2])
             var changed = 0.0
             for i in points.indices {
-                let u = errors[i] / newCutoff
-                let w = abs(u) < 1 ? (1 - u * u) * (1 - u * u) : 0
+                let w = tukeyWeight(errors[i], cutoff: newCutoff)
                 changed = Swift.max(changed, abs(w - weights[i]))
                 weights[i] = w
             }
@@ -235,6 +231,18 @@ public enum EllipsoidFit {
     /// Tukey biweight cut-off in robust σ: 4.685 keeps 95 % efficiency on Gaussian errors.
     static let tukeyConstant = 4.685
 
+    /// The Tukey cut-off from the median absolute radial error: ×1.4826 is σ for Gaussian errors, floored at
+    /// 1 % so a clean fit does not start trimming its own noise.
+    @inline(__always) static func robustCutoff(medianError: Double) -> Double {
+        tukeyConstant * Swift.max(1.4826 * medianError, 0.01)
+    }
+
+    /// The Tukey biweight of a radial error: 1 at 0, falling to 0 at the cut-off and beyond.
+    @inline(__always) static func tukeyWeight(_ error: Double, cutoff: Double) -> Double {
+        let u = error / cutoff
+        return abs(u) < 1 ? (1 - u * u) * (1 - u * u) : 0
+    }
+
     /// The smallest principal standard deviation of a point set (same unit as the points).
     public static func principalSpread(_ points: [Vector3]) -> Double {
         var m = Moments()
@@ -256,21 +264,15 @@ public enum EllipsoidFit {
 
         /// Weighted algebraic least squares; nil when singular or not an ellipsoid.
         static func solve(_ points: [Vector3], weights: [Double]) -> Ellipsoid? {
-            var ata = [Double](repeating: 0, count: 81)
-            var atb = [Double](repeating: 0, count: 9)
-            var row = [Double](repeating: 0, count: 9)
-            for (p, w) in zip(points, weights) where w > 0 {
-                row[0] = p.x * p.x; row[1] = p.y * p.y; row[2] = p.z * p.z
-                row[3] = 2 * p.x * p.y; row[4] = 2 * p.x * p.z; row[5] = 2 * p.y * p.z
-                row[6] = 2 * p.x; row[7] = 2 * p.y; row[8] = 2 * p.z
-                for i in 0..<9 {
-                    let wi = w * row[i]
-                    atb[i] += wi
-                    for j in i..<9 { ata[i * 9 + j] += wi * row[j] }
-                }
-            }
-            for i in 0..<9 { for j in 0..<i { ata[i * 9 + j] = ata[j * 9 + i] } }
-            guard let k = EllipsoidFit.solve(ata, atb, n: 9), k.allSatisfy(\.isFinite) else { return nil }
+            var equations = NormalEquations()
+            for (p, w) in zip(points, weights) where w > 0 { equations.add(p, weight: w) }
+            return equations.solve()
+        }
+
+        /// The ellipsoid of the quadric's nine coefficients (see `EllipsoidFit`); nil when it is not one.
+        init?(coefficients k: UnsafeBufferPointer<Double>) {
+            guard k.count == 9 else { return nil }
+            for x in k where !x.isFinite { return nil }
             let shape = Matrix3(rows: Vector3(k[0], k[3], k[4]), Vector3(k[3], k[1], k[5]), Vector3(k[4], k[5], k[2]))
             guard let shapeInverse = shape.inverse else { return nil }
             let centre = -(shapeInverse * Vector3(k[6], k[7], k[8]))
@@ -286,7 +288,55 @@ public enum EllipsoidFit {
             // Soft iron = radius · V · diag(√λ) · Vᵀ (maps the ellipsoid onto the sphere of that radius).
             let v = eigen.vectors
             let soft = v * Matrix3.diagonal(roots * radius) * v.transposed
-            return Ellipsoid(centre: centre, softIron: soft, radius: radius, axisRatio: axes.max() / axes.min())
+            self.init(centre: centre, softIron: soft, radius: radius, axisRatio: axes.max() / axes.min())
+        }
+
+        init(centre: Vector3, softIron: Matrix3, radius: Double, axisRatio: Double) {
+            self.centre = centre; self.softIron = softIron; self.radius = radius; self.axisRatio = axisRatio
+        }
+    }
+
+    /// The weighted normal equations of the quadric's least squares (9 × 9 and 9), in storage of their own
+    /// that is allocated once: the guided fit fills one per reweighting, the background fit
+    /// (`SlicedEllipsoidFit`) adds samples to one across loop iterations. Solving works on scratch space
+    /// of its own, so neither allocates.
+    struct NormalEquations {
+        /// Upper triangle of AᵀWA (row-major 9 × 9) followed by AᵀW·1, then 90 doubles of scratch.
+        private var storage = [Double](repeating: 0, count: 180)
+
+        mutating func clear() {
+            storage.withUnsafeMutableBufferPointer { b in for i in 0..<90 { b[i] = 0 } }
+        }
+
+        /// Adds one point (in normalised coordinates) with its weight.
+        @inline(__always) mutating func add(_ p: Vector3, weight w: Double) {
+            let row0 = p.x * p.x, row1 = p.y * p.y, row2 = p.z * p.z
+            let row3 = 2 * p.x * p.y, row4 = 2 * p.x * p.z, row5 = 2 * p.y * p.z
+            let row6 = 2 * p.x, row7 = 2 * p.y, row8 = 2 * p.z
+            storage.withUnsafeMutableBufferPointer { b in
+                withUnsafeTemporaryRow(row0, row1, row2, row3, row4, row5, row6, row7, row8) { row in
+                    for i in 0..<9 {
+                        let wi = w * row[i]
+                        b[81 + i] += wi
+                        for j in i..<9 { b[i * 9 + j] += wi * row[j] }
+                    }
+                }
+            }
+        }
+
+        /// The ellipsoid these equations give; nil when singular or not an ellipsoid.
+        mutating func solve() -> Ellipsoid? {
+            storage.withUnsafeMutableBufferPointer { b -> Ellipsoid? in
+                // Scratch: the full symmetric matrix at 90..<171, the right-hand side (then the solution) at 171..<180.
+                for i in 0..<9 {
+                    for j in 0..<9 { b[90 + i * 9 + j] = i <= j ? b[i * 9 + j] : b[j * 9 + i] }
+                    b[171 + i] = b[81 + i]
+                }
+                let matrix = UnsafeMutableBufferPointer(rebasing: b[90..<171])
+                let rhs = UnsafeMutableBufferPointer(rebasing: b[171..<180])
+                guard EllipsoidFit.solveInPlace(matrix, rhs, n: 9) else { return nil }
+                return Ellipsoid(coefficients: UnsafeBufferPointer(rhs))
+            }
         }
     }
 
@@ -313,12 +363,20 @@ public enum EllipsoidFit {
     /// Gaussian elimination with partial pivoting on an n×n row-major system; nil when singular.
     static func solve(_ matrix: [Double], _ rhs: [Double], n: Int) -> [Double]? {
         var a = matrix, b = rhs
+        let solved = a.withUnsafeMutableBufferPointer { ab in
+            b.withUnsafeMutableBufferPointer { bb in solveInPlace(ab, bb, n: n) }
+        }
+        return solved ? b : nil
+    }
+
+    /// The same in place: `a` is destroyed and `b` becomes the solution; false (and both undefined) when singular.
+    static func solveInPlace(_ a: UnsafeMutableBufferPointer<Double>, _ b: UnsafeMutableBufferPointer<Double>, n: Int) -> Bool {
         var scale = 0.0
-        for x in a { scale = Swift.max(scale, abs(x)) }
+        for i in 0..<(n * n) { scale = Swift.max(scale, abs(a[i])) }
         for col in 0..<n {
             var pivot = col
             for r in (col + 1)..<n where abs(a[r * n + col]) > abs(a[pivot * n + col]) { pivot = r }
-            guard abs(a[pivot * n + col]) > 1e-12 * scale else { return nil }
+            guard abs(a[pivot * n + col]) > 1e-12 * scale else { return false }
             if pivot != col {
                 for c in 0..<n { a.swapAt(col * n + c, pivot * n + c) }
                 b.swapAt(col, pivot)
@@ -330,14 +388,22 @@ public enum EllipsoidFit {
                 b[r] -= f * b[col]
             }
         }
-        var x = [Double](repeating: 0, count: n)
+        // Back substitution into b itself: b[r] is read before it is overwritten, and only later rows are used.
         for r in stride(from: n - 1, through: 0, by: -1) {
             var s = b[r]
-            for c in (r + 1)..<n { s -= a[r * n + c] * x[c] }
-            x[r] = s / a[r * n + r]
+            for c in (r + 1)..<n { s -= a[r * n + c] * b[c] }
+            b[r] = s / a[r * n + r]
         }
-        return x
+        return true
     }
+}
+
+/// Calls `body` with the nine values as a buffer on the stack (no heap allocation).
+@inline(__always) private func withUnsafeTemporaryRow(_ r0: Double, _ r1: Double, _ r2: Double, _ r3: Double, _ r4: Double,
+                                                      _ r5: Double, _ r6: Double, _ r7: Double, _ r8: Double,
+                                                      _ body: (UnsafeBufferPointer<Double>) -> Void) {
+    var row = (r0, r1, r2, r3, r4, r5, r6, r7, r8)
+    withUnsafeBytes(of: &row) { raw in body(raw.bindMemory(to: Double.self)) }
 }
 
 /// `fraction` × 100 with one decimal ("12.3"); out-of-range values are clamped before they become an Int.
@@ -361,22 +427,42 @@ public struct SphereCoverage: Sendable, Equatable {
 
     public init() {}
 
-    public mutating func add(direction v: Vector3) {
+    /// The cell a direction falls in (band × sectors + sector; bands from −z to +z, sectors by longitude from
+    /// +x towards +y), nil for a zero or non-finite vector.
+    public static func cell(of v: Vector3) -> Int? {
         let n = v.length
-        guard n > 0, n.isFinite else { return }
+        guard n > 0, n.isFinite else { return nil }
         let u = v / n
         // Equal-area bands: z is uniformly distributed over the sphere's surface (Archimedes).
-        let band = Swift.max(0, Swift.min(SphereCoverage.bands - 1, Int((u.z + 1) / 2 * Double(SphereCoverage.bands))))
+        let band = Swift.max(0, Swift.min(bands - 1, Int((u.z + 1) / 2 * Double(bands))))
         var longitude = atan2(u.y, u.x) / (2 * .pi)
         if longitude < 0 { longitude += 1 }
-        let sector = Swift.max(0, Swift.min(SphereCoverage.sectors - 1, Int(longitude * Double(SphereCoverage.sectors))))
-        counts[band * SphereCoverage.sectors + sector] += 1
+        let sector = Swift.max(0, Swift.min(sectors - 1, Int(longitude * Double(sectors))))
+        return band * sectors + sector
     }
 
-    public var cellsHit: Int { counts.filter { $0 > 0 }.count }
+    public mutating func add(direction v: Vector3) {
+        if let c = SphereCoverage.cell(of: v) { counts[c] += 1 }
+    }
+
+    /// Empties every cell in place (a coverage kept for reuse allocates nothing again).
+    public mutating func removeAll() {
+        for i in counts.indices { counts[i] = 0 }
+    }
+
+    /// Vectors counted in cell `i`.
+    public func count(inCell i: Int) -> Int { counts[i] }
+
+    public var cellsHit: Int { cells(atLeast: 1) }
     public var fraction: Double { fraction(minimumCount: 1) }
     /// Fraction of cells holding at least `minimumCount` vectors.
     public func fraction(minimumCount: Int) -> Double {
-        Double(counts.filter { $0 >= Swift.max(1, minimumCount) }.count) / Double(SphereCoverage.cellCount)
+        Double(cells(atLeast: Swift.max(1, minimumCount))) / Double(SphereCoverage.cellCount)
+    }
+
+    private func cells(atLeast n: Int) -> Int {
+        var hit = 0
+        for c in counts where c >= n { hit += 1 }
+        return hit
     }
 }

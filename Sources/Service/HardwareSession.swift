@@ -68,6 +68,33 @@ public enum HardwareSession {
         if let p = problem { warn("headtrack: \(p)") }
         return calibration
     }
+
+    /// What `run` starts from: with the background calibration on (`calibration.auto`), the learned file
+    /// beside the guided one when it is newer (`CalibrationStore.newer`), else the guided file as
+    /// `loadCalibration` reads it. A learned file that cannot be read is a warning, and the guided one is used.
+    public static func startingCalibration(_ config: Config, warn: (String) -> Void, info: (String) -> Void) -> Calibration {
+        let path = config.calibrationFile
+        guard config.autoCalibration else { return loadCalibration(path, warn: warn) }
+        let learnedPath = CalibrationStore.learnedPath(beside: path)
+        let hasGuided = FileIO.exists(path) || FileIO.exists(path + ".previous")
+        let guided: Calibration? = hasGuided ? loadCalibration(path, warn: warn) : nil
+        var learned: Calibration? = nil
+        if FileIO.exists(learnedPath) || FileIO.exists(learnedPath + ".previous") {
+            let (c, problem) = CalibrationStore(path: learnedPath).loadKeepingCurrent(nil)
+            if let p = problem { warn("headtrack: \(p)") }
+            if c != .none { learned = c }
+        }
+        guard let start = CalibrationStore.newer(guided: guided, learned: learned) else {
+            info("headtrack: no calibration at \(path): learning hard and soft iron while worn (turn your head about; "
+                + "'headtrack calibrate' does it at once)")
+            return .none
+        }
+        if let l = learned, start == l {
+            let fit = l.magnetometerFit.map { " (fit error \(fixed($0.relativeResidual * 100, 1)) %, \(fixed($0.coverage * 100, 0)) % of directions)" } ?? ""
+            info("headtrack: starting from the calibration learned while worn, \(learnedPath)\(fit)")
+        }
+        return start
+    }
 }
 
 /// Output lines that go nowhere (recording and calibrating drive no LEDs).

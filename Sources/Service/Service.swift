@@ -19,6 +19,9 @@ public struct ServiceOptions: Sendable {
     public var streamByDefault = true
     /// The mount in use and where it came from (`MountInUse.resolve`); nil: the config's alone.
     public var mount: MountInUse? = nil
+    /// Where the background calibration saves what it learned (`CalibrationWriter`); nil: nowhere. `run`
+    /// on the headset puts it beside the config's calibration file (`CalibrationStore.learnedPath`).
+    public var learnedCalibration: String? = nil
     public init() {}
 }
 
@@ -73,6 +76,9 @@ public struct Service<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock> {
         defer { notifier?.close() }
         let quiet = options.quiet
         let stream = self.stream
+        let writer = options.learnedCalibration.map { CalibrationWriter(path: $0, warn: { Log.warning($0) }) }
+        defer { writer?.finish() }
+        var calibration = CalibrationReports(writer: writer, quiet: quiet)
         session.serve(duration: options.duration, thread: LoopThread(realtime: options.realtime), status: status.text,
                       notifier: notifier, say: Log.say) { event, pipeline in
             stream?.handle(event, pipeline)
@@ -83,8 +89,13 @@ public struct Service<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock> {
                let finding = mountWatch.add(t: t, gyro: pipeline.settings.calibration.correctGyro(sample.gyro), accel: sample.accel) {
                 if finding.isWarning { Log.warning(finding.text) } else { Log.info(finding.text) }
             }
+            if case let .display(t, _) = event, let text = calibration.tick(t: t, pipeline: pipeline, status: &status) {
+                notifier?.send("STATUS=" + text)
+            }
         }
         stream?.stop()
+        writer?.finish()
+        if let w = writer, w.saves > 0 { Log.info("headtrack: learned calibration saved to \(w.store.path) (\(w.saves) saves)") }
         if journalNeverBlocks { Console.outputsNeverBlock(false) }
         if Console.droppedLines > 0 {
             Log.warning("headtrack: \(Console.droppedLines) log lines dropped while the journal could not take them")
@@ -106,8 +117,12 @@ extension Service where Bus == LinuxI2CBus, Lines == LinuxGPIOLines, Clock == Li
             session = try TrackerSession.onHardware(
                 config: config, readout: options.readout, report: { if !quiet { Log.info($0) } },
                 lines: { () throws(SessionError) in try HardwareSession.openLines(config) },
-                calibration: { HardwareSession.loadCalibration(config.calibrationFile, warn: { Log.warning($0) }) })
+                calibration: { HardwareSession.startingCalibration(config, warn: { Log.warning($0) }, info: { if !quiet { Log.info($0) } }) })
         } catch { throw ServiceError(error.description) }
+        var options = options
+        if config.autoCalibration && options.learnedCalibration == nil {
+            options.learnedCalibration = CalibrationStore.learnedPath(beside: config.calibrationFile)
+        }
         return try Service(session: session, config: config, options: options)
     }
 }

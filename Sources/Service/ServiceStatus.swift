@@ -22,6 +22,8 @@ public struct ServiceStatus: Sendable {
     private var episode = FaultEpisode()
     private var recoveredAt = -Double.infinity
     private var lastGesture: (event: GestureEvent, t: Double)? = nil
+    /// The background calibration's part ("compass calibrated (...)"), nil when there is none to tell.
+    public private(set) var compass: String? = nil
 
     public init(device: String, mount: MountInUse? = nil) {
         self.device = device
@@ -36,8 +38,17 @@ public struct ServiceStatus: Sendable {
         case .recovering: s = "recovering from a sensor fault on \(device)"
         }
         if let m = mount { s += "; " + m }
+        if let c = compass { s += "; " + c }
         if let g = lastGesture { s += "; last gesture: \(g.event.rawValue) at \(fixed(g.t, 1)) s" }
         return s
+    }
+
+    /// The compass part changed (called when the background calibration's correction or state changes,
+    /// not per sample); returns the new status text when it did.
+    public mutating func compass(_ text: String?) -> String? {
+        guard text != compass else { return nil }
+        compass = text
+        return self.text
     }
 
     /// Feeds one loop event; returns the new status text when it changed.

@@ -1,4 +1,5 @@
 import Geometry
+import SensorCalibration
 import Hardware
 import Tracking
 import Formats

@@ -21,6 +21,9 @@ public struct TrackingPipeline<Recognizer: GestureRecognizer>: Sendable {
         /// Gyro bias and magnetometer hard/soft iron from `headtrack calibrate`, applied to raw sensor-frame
         /// samples before the mount (load it with `CalibrationStore.loadKeepingCurrent`).
         public var calibration: Calibration = .none
+        /// Hard and soft iron learned while worn, starting from `calibration` (PipelineAutoCalibration.swift);
+        /// nil turns it off (`replay --no-auto-calibration`, config `calibration.auto: false`).
+        public var autoCalibration: MagnetometerAutoCalibration.Settings? = MagnetometerAutoCalibration.Settings()
         public var filter = AttitudeFilter.Settings()
         public var compass = TiltCompensatedCompass.Settings()
         public var smoother = HeadingSmoother.Settings()
@@ -33,7 +36,7 @@ public struct TrackingPipeline<Recognizer: GestureRecognizer>: Sendable {
     }
 
     public let settings: Settings
-    public private(set) var filter: AttitudeFilter
+    public internal(set) var filter: AttitudeFilter
     public let compass: TiltCompensatedCompass
     public private(set) var smoother: HeadingSmoother
     public private(set) var recognizer: Recognizer
@@ -46,13 +49,16 @@ public struct TrackingPipeline<Recognizer: GestureRecognizer>: Sendable {
     public private(set) var lastDetection: DetectedGesture? = nil
     /// Latest head-frame sample (for views and plots).
     public private(set) var headGyro = Vector3.zero
-    /// The mount's rotation, formed once.
-    private let mount: Mount
+    /// The background calibration, when on: its correction is the one applied below.
+    public internal(set) var autoCalibration: MagnetometerAutoCalibration?
+    /// The mount's rotation, formed once, and as a quaternion.
+    let mount: Mount
+    let mountRotation: Quaternion
     /// Mount × soft iron, and the hard iron: a raw magnetometer sample m is `magnetometerToHead · (m − hardIron)`
-    /// in the head frame, one matrix product per sample where soft iron then mount were two. Formed once here,
-    /// because the settings (mount and calibration) are fixed for the pipeline's lifetime.
-    private let magnetometerToHead: Matrix3
-    private let hardIron: Vector3
+    /// in the head frame, one matrix product per sample where soft iron then mount were two. Formed here and
+    /// again only when the background calibration changes its correction.
+    var magnetometerToHead: Matrix3
+    var hardIron: Vector3
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
@@ -63,15 +69,19 @@ public struct TrackingPipeline<Recognizer: GestureRecognizer>: Sendable {
         gestureInput = GestureInputDecimator(minimumInterval: Recognizer.inputInterval)
         panel = LedPanel(settings: settings.leds)
         mount = settings.sensorToHead
+        mountRotation = mount.sensorToHeadRotation
         magnetometerToHead = Matrix3(rows: mount.forward, mount.left, mount.up) * settings.calibration.magnetometer.softIron
         hardIron = settings.calibration.magnetometer.hardIron
+        autoCalibration = settings.autoCalibration.map {
+            MagnetometerAutoCalibration(settings: $0, starting: settings.calibration, fromFile: true)
+        }
     }
 
     /// The attitude of the head (head → ENU).
     public var attitude: Quaternion { filter.attitude }
 
     /// The attitude of the sensor itself (sensor → ENU), as a recording's truth columns give it.
-    public var sensorAttitude: Quaternion { filter.attitude * mount.sensorToHeadRotation }
+    public var sensorAttitude: Quaternion { filter.attitude * mountRotation }
 
     /// The tilt-compensated heading of the latest sample. Computed when read, not per IMU sample: it depends
     /// only on the filter's state after that sample, and it is read at the display rate (the smoother in
@@ -101,6 +111,7 @@ public struct TrackingPipeline<Recognizer: GestureRecognizer>: Sendable {
         headGyro = g
         filter.update(gyro: g, accel: a, mag: m, dt: dt)
         guard filter.isInitialized else { return nil }
+        if autoCalibration != nil { learnCalibration(mag: mag) }
         guard let s = gestureInput.add(t: t, gyro: g - filter.gyroBias, accel: a),
               let d = recognizer.recognize(t: s.t, gyro: s.gyro, accel: s.accel, attitude: filter.attitude) else { return nil }
         lastDetection = d
@@ -114,9 +125,12 @@ public struct TrackingPipeline<Recognizer: GestureRecognizer>: Sendable {
         return panel.mask(at: t, heading: displayed, fault: fault)
     }
 
-    /// Forgets all state (a new recording window, or the chip came back from a reset with a new orientation).
+    /// Forgets all state (a new recording window, or the chip came back from a reset with a new orientation),
+    /// except what the background calibration learned: the iron did not change.
     public mutating func reset() {
+        let learned = autoCalibration
         self = TrackingPipeline(settings: settings)
+        if let learned { keepLearned(learned) }
     }
 }
 

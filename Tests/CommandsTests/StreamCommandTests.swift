@@ -23,14 +23,21 @@ import Simulation
         #expect(m.take(#"{"type":"dropped","n":7}"#) == "dropped")
         #expect(m.take("not json") == "")
         let s = m.screen
-        #expect(s.count == 6)
+        #expect(s.count == 7)
         #expect(s.allSatisfy { $0.count <= 78 })
         #expect(s[0].contains("MPU-9250 + AK8963") && s[0].contains("200 Hz"))
         #expect(s[1].contains("[NOD]") && s[1].contains("[OK]") && s[1].contains(" shake "))
         #expect(s[2].hasPrefix("heading 123° live") && s[2].contains("pitch   -4°") && s[2].contains("roll    3°"))
         #expect(s[3] == "gestures: shake 13.0 s, nod 9.7 s")  // most recent first
         #expect(s[4].contains("SENSOR FAULT frozen_data since 13.0 s"))
-        #expect(s[5].contains("7 state lines dropped"))
+        #expect(s[5] == "compass: (no calibration line yet)")
+        #expect(s[6].contains("7 state lines dropped"))
+        // The background calibration's line: state, the fit in use, the regions holding samples, the field error.
+        let cells = (0..<72).map { $0 < 20 ? "3" : "0" }.joined(separator: ",")
+        #expect(m.take(#"{"type":"calibration","t":14.0,"phase":"background","state":"learning","source":"learned","progress":"learning","kept":60,"seen":900,"first":0,"points":[],"fit":{"hard_iron_ut":[1,2,3],"soft_iron":[[1,0,0],[0,1,0],[0,0,1]],"field_ut":44.0,"residual":0.02,"inliers":1,"coverage":0.2,"spread":0.3,"samples":60,"cells":["# + cells + #"]},"in_use":{"hard_iron_ut":[1,2,3],"soft_iron":[[1,0,0],[0,1,0],[0,0,1]],"field_ut":44.0,"residual":0.018,"coverage":0.27},"field_error":0.031,"refused":2}"#) == "calibration")
+        #expect(m.screen[5] == "compass: learning; fit 1.8 %, 27 % covered; 20/72 regions; field 3.1 % off")
+        #expect(m.take(#"{"type":"calibration","t":15.0,"phase":"turn","progress":"turn the headset","kept":3,"seen":9,"first":0,"points":[],"fit":null}"#) == "calibration")
+        #expect(m.screen[5] == "compass: guided calibration: turn")
         m.take(#"{"type":"fault","t":13.5,"active":false}"#)
         #expect(m.screen[4].hasPrefix("faults: none now (1 so far"))
         m.take(#"{"type":"state","t":14,"heading_deg":null,"heading_valid":false,"pitch_deg":0,"roll_deg":0,"quat":[1,0,0,0],"leds":{}}"#)

@@ -35,6 +35,7 @@ import Gestures
         "gestures.nodShake": (#""sensitive""#, { $0.nodShakePreset = .sensitive }),
         "gestures.cooldownS": ("2", { $0.cooldown = 2 }),
         "calibrationFile": (#""/tmp/cal.json""#, { $0.calibrationFile = "/tmp/cal.json" }),
+        "calibration.auto": ("false", { $0.autoCalibration = false }),
         "stream.socket": (#""/tmp/e.sock""#, { $0.streamSocket = "/tmp/e.sock" }),
         "stream.stateHz": ("15", { $0.streamStateHz = 15 }),
         // Informational: read and changing nothing.
@@ -90,7 +91,7 @@ import Gestures
     }
 
     @Test func unknownKeysAreRefusedWithTheirPathAtEveryLevel() {
-        #expect(throws: ConfigError(path: "c.json", line: 1, message: "colour: unknown field (known here: i2c, gpio, rates, mount, magnetometerMount, declinationDeg, gestures, calibrationFile, stream, board, $schema, comment)")) {
+        #expect(throws: ConfigError(path: "c.json", line: 1, message: "colour: unknown field (known here: i2c, gpio, rates, mount, magnetometerMount, declinationDeg, gestures, calibrationFile, calibration, stream, board, $schema, comment)")) {
             try Config.parse(#"{"colour": 1}"#, path: "c.json")
         }
         #expect(throws: ConfigError(path: "c.json", line: 1, message: "gpio.leds.blue: unknown field (known here: nod, shake, north, up, down, left, right, status)")) {

@@ -134,16 +134,31 @@ north, south = near(8.5)["heading_deg"], near(20.5)["heading_deg"]
 check("heading-follows-story", north is not None and min(north, 360 - north) < 10 and south is not None and abs(south - 180) < (10 if quiet_machine else 25),
       f"t=8.5 s: {north}, t=20.5 s: {south}")
 
-p_states = sum(1 for m in paused if m["type"] == "state")
+# The background calibration's line, about once a second: state, fit, regions (README "Event stream").
+calibrations = [m for m in early if m["type"] == "calibration"]
+cal_ts = [m["t"] for m in calibrations]
+cal_ok = bool(calibrations) and all(
+    m["phase"] == "background" and m["state"] in ("off", "learning", "calibrated") and m["source"] in ("none", "file", "learned")
+    and m["cell_grid"]["bands"] * m["cell_grid"]["sectors"] == 72 and isinstance(m["points"], list)
+    and all(len(p) == 3 and all(finite(v) for v in p) for p in m["points"])
+    and (m["fit"] is None or (len(m["fit"]["cells"]) == 72 and all(isinstance(n, int) and 0 <= n <= m["per_region"] for n in m["fit"]["cells"])
+                              and all(finite(m["fit"][k]) for k in ("residual", "coverage", "field_ut"))))
+    and len(m["in_use"]["hard_iron_ut"]) == 3 and all(finite(v) for v in m["in_use"]["hard_iron_ut"])
+    for m in calibrations)
+check("calibration-lines-valid", cal_ok, json.dumps(calibrations[:1]))
+cal_rate = (len(cal_ts) - 1) / (cal_ts[-1] - cal_ts[0]) if len(cal_ts) > 1 else 0
+check("calibration-about-once-a-second", 0.8 <= cal_rate <= 1.3, f"{cal_rate:.2f} per loop second over {len(cal_ts)} lines")
+
+p_states = sum(1 for m in paused if m["type"] in ("state", "calibration"))
 p_dropped = sum(m["n"] for m in paused if m["type"] == "dropped")
-check("paused-told-dropped", p_dropped > 0, f"{p_dropped} state lines dropped, {p_states} received")
-check("paused-received-plus-dropped-equals-sent", abs(p_states + p_dropped - len(states)) <= 2,
-      f"{p_states} + {p_dropped} vs {len(states)} sent to the early client")
+check("paused-told-dropped", p_dropped > 0, f"{p_dropped} state and calibration lines dropped, {p_states} received")
+check("paused-received-plus-dropped-equals-sent", abs(p_states + p_dropped - len(states) - len(calibrations)) <= 2,
+      f"{p_states} + {p_dropped} vs {len(states)} + {len(calibrations)} sent to the early client")
 order_ok = True
 for a, b in zip(paused, paused[1:]):
-    if a["type"] == "dropped" and b["type"] not in ("state", "gesture", "fault"):
+    if a["type"] == "dropped" and b["type"] not in ("state", "calibration", "gesture", "fault"):
         order_ok = False
-check("paused-line-types-known", all(m["type"] in ("hello", "state", "gesture", "dropped", "fault") for m in paused) and order_ok)
+check("paused-line-types-known", all(m["type"] in ("hello", "state", "calibration", "gesture", "dropped", "fault") for m in paused) and order_ok)
 
 late_first_state = next((m["t"] for m in late if m["type"] == "state"), None)
 late_truth = [g for g in truth if late_first_state is not None and g[1] >= late_first_state - 0.01]
