@@ -8,7 +8,7 @@
 // layer: Sensors
 // layer: Fusion, SensorCalibration, Gestures, Indicators
 // layer: Tracking, Simulation
-// layer: Formats
+// layer: Formats, Cohorts
 // layer: EventStream
 // layer: Service
 // layer: Plots, SimulatedRuns
@@ -67,6 +67,8 @@ let package = Package(
         // running it over a recording: pure, time as an argument.
         .target(name: "Tracking", dependencies: ["LibC", "Geometry", "Sensors", "Fusion", "SensorCalibration", "Gestures", "Indicators"],
                 swiftSettings: strict),
+        // Lab only: synthetic wearers drawn from the gesture model (the cohort, the guided mount trials).
+        .target(name: "Cohorts", dependencies: ["LibC", "Geometry", "Simulation"], swiftSettings: strict),
         // Files and their formats: JSON, the config, traces, calibration and truth files, atomic writes, numbers.
         .target(name: "Formats",
                 dependencies: ["LibC", "Geometry", "Hardware", "Sensors", "Fusion", "SensorCalibration", "Gestures", "Indicators", "Tracking"],
@@ -88,7 +90,7 @@ let package = Package(
                 swiftSettings: strict),
         // Lab only: attitude, gesture, smoothing and calibration metrics and their reports.
         .target(name: "Evaluation",
-                dependencies: ["LibC", "Geometry", "Fusion", "SensorCalibration", "Gestures", "Indicators", "Tracking", "Formats", "EventStream",
+                dependencies: ["Cohorts", "LibC", "Geometry", "Fusion", "SensorCalibration", "Gestures", "Indicators", "Tracking", "Formats", "EventStream",
                                "Service", "Simulation", "Sensors", "Plots", "SimulatedRuns"],
                 swiftSettings: strict),
         // Lab only: `bench` (stage cost, wake-up lateness against the C loop, allocations, memory, 1 kHz) and the
@@ -104,7 +106,7 @@ let package = Package(
                 swiftSettings: strict),
         // The lab's command line (bench, eval).
         .target(name: "LabCommands",
-                dependencies: ["LibC", "BuildInfo", "Commands", "Geometry", "Fusion", "SensorCalibration", "Gestures", "Indicators", "Sensors",
+                dependencies: ["Cohorts", "LibC", "BuildInfo", "Commands", "Geometry", "Fusion", "SensorCalibration", "Gestures", "Indicators", "Sensors",
                                "Simulation", "Tracking", "Formats", "Service", "Plots", "SimulatedRuns", "Evaluation", "Benchmarks"],
                 swiftSettings: strict),
         .executableTarget(name: "headtrack", dependencies: ["Commands"], swiftSettings: strict),
@@ -120,22 +122,22 @@ let package = Package(
         .testTarget(name: "HardwareTests", dependencies: ["Hardware"], swiftSettings: strict),
         .testTarget(name: "FusionTests", dependencies: ["Fusion", "SensorCalibration", "Geometry"], swiftSettings: strict),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Simulation", "Geometry"], swiftSettings: strict),
-        .testTarget(name: "MountLearningTests", dependencies: ["SensorCalibration", "Simulation", "Geometry"], swiftSettings: strict),
+        .testTarget(name: "MountLearningTests", dependencies: ["Cohorts", "SensorCalibration", "Simulation", "Geometry"], swiftSettings: strict),
         .testTarget(name: "GesturesTests",
                     dependencies: ["Gestures", "Geometry", "Fusion", "SensorCalibration", "Sensors", "Tracking", "Formats", "Service", "Evaluation"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "IndicatorsTests", dependencies: ["Indicators", "Geometry"], swiftSettings: strict),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Geometry"], swiftSettings: strict),
+        .testTarget(name: "SimulationTests", dependencies: ["Cohorts", "Simulation", "Geometry"], swiftSettings: strict),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "Geometry", "Fusion", "SensorCalibration"], swiftSettings: strict),
         .testTarget(name: "FormatsTests", dependencies: ["Formats", "Tracking", "Geometry", "Fusion", "SensorCalibration", "Gestures", "Sensors"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "Formats", "Indicators", "Tracking", "SensorCalibration", "Geometry"],
                     swiftSettings: strict),
-        .testTarget(name: "ServiceTests", dependencies: ["Service", "Tracking", "Formats", "EventStream", "Simulation", "Geometry"],
+        .testTarget(name: "ServiceTests", dependencies: ["Cohorts", "Service", "Tracking", "Formats", "EventStream", "Simulation", "Geometry"],
                     swiftSettings: strict),
-        .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Plots", "SimulatedRuns", "Geometry", "Tracking", "Formats",
+        .testTarget(name: "EvaluationTests", dependencies: ["Cohorts", "Evaluation", "Plots", "SimulatedRuns", "Geometry", "Tracking", "Formats",
                                                             "EventStream", "CAllocCounter"], resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(name: "CommandsTests", dependencies: ["Commands", "LabCommands", "Geometry", "Tracking", "Formats", "Service", "Evaluation", "Benchmarks", "Simulation"],
+        .testTarget(name: "CommandsTests", dependencies: ["Cohorts", "Commands", "LabCommands", "Geometry", "Tracking", "Formats", "Service", "Evaluation", "Benchmarks", "Simulation"],
                     swiftSettings: strict),
         .testTarget(name: "BrowserViewTests", dependencies: ["BrowserView"], swiftSettings: strict),
         // Replays every file of Fuzz/corpus (seeds and crash regressions) through the fuzz targets' code.

@@ -4,6 +4,7 @@ import Tracking
 import Formats
 import Sensors
 import Simulation
+import Cohorts
 
 /// `eval gestures --cohort N`: the detector on a seeded synthetic cohort of wearers and devices
 /// (`GestureCohort`), scored per gesture kind and per distractor kind.

@@ -1,5 +1,6 @@
 import Formats
 import Simulation
+import Cohorts
 
 /// Text table for `eval gestures --cohort`.
 public enum GestureCohortReport {

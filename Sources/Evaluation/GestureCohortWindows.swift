@@ -1,6 +1,7 @@
 import Gestures
 import Formats
 import Simulation
+import Cohorts
 
 /// `eval gestures --cohort N --windows S`: the cohort cut into short independent recordings, as earbud
 /// datasets are (one-second windows labelled yes, no or nothing, each replayed from a fresh start). It measures

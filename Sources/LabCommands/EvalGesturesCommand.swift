@@ -7,6 +7,7 @@ import Formats
 import Sensors
 import Geometry
 import Simulation
+import Cohorts
 
 /// `headtrack eval gestures`: nod/shake detection scored on recordings with labelled bouts.
 struct EvalGesturesCommand: EvalTopic {

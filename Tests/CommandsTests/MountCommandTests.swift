@@ -4,6 +4,7 @@ import Glibc
 import Geometry
 import Formats
 import Simulation
+import Cohorts
 import Testing
 @testable import Commands
 

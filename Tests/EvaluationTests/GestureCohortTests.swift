@@ -1,6 +1,7 @@
 import Geometry
 import Gestures
 import Simulation
+import Cohorts
 import Testing
 @testable import Evaluation
 

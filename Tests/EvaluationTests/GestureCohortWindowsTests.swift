@@ -1,5 +1,6 @@
 import Gestures
 import Simulation
+import Cohorts
 import Testing
 @testable import Evaluation
 

@@ -1,6 +1,7 @@
 import Geometry
 import SensorCalibration
 import Simulation
+import Cohorts
 import Testing
 
 /// The mount learner on synthetic wearers of the gesture cohort (their devices: 25 Hz–1 kHz, sensor low-pass,

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Geometry
 import Simulation
+import Cohorts
 import Testing
 @testable import Service
 

@@ -4,6 +4,7 @@ import Glibc
 import Geometry
 import Testing
 @testable import Simulation
+@testable import Cohorts
 
 /// The synthetic wearer's accelerometer against the definition of specific force: the second derivative of
 /// the sensor's position (the head's rotation applied to the sensor offset, plus the head carried by the

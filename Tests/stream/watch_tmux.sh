@@ -34,7 +34,7 @@ for size in 80x24 160x40; do
   longest=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$screen")
   check "watch-$size-fits-80-columns" $([ "$longest" -le 80 ]; echo $?) "longest line $longest"
   lines=$(sed '/^$/d' "$screen" | wc -l)
-  check "watch-$size-six-lines" $([ "$lines" = 6 ]; echo $?) "$lines non-empty lines"
+  check "watch-$size-seven-lines" $([ "$lines" = 7 ]; echo $?) "$lines non-empty lines (header, LEDs, heading, gestures, faults, compass)"
   check "watch-$size-shows-the-nod" $(grep -q '^gestures: nod' "$screen"; echo $?)
   heading=$(sed -n 's/^heading *\([0-9]*\)°.*/\1/p' "$screen")
   check "watch-$size-heading-north" $([ -n "$heading" ] && { [ "$heading" -le 15 ] || [ "$heading" -ge 345 ]; }; echo $?) "heading $heading°"

@@ -1,5 +1,6 @@
 import LibC
 import Geometry
+import Simulation
 
 /// What a cohort trial contains: one gesture, or a stretch of a movement that is not a gesture.
 public enum CohortKind: String, Sendable, CaseIterable {

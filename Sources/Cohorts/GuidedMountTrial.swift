@@ -1,5 +1,6 @@
 import LibC
 import Geometry
+import Simulation
 
 /// The guided step of `calibrate --mount` performed by a synthetic wearer: looking straight ahead and still,
 /// then nodding a few times chin-down first, on the cohort's devices (rate, low-pass, noise, bias, board mount),

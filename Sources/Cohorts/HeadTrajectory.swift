@@ -1,5 +1,6 @@
 import LibC
 import Geometry
+import Simulation
 
 /// Head motion written as yaw, pitch and roll (Z-Y-X Euler angles, pitch positive nose-down, yaw positive
 /// to the left) made of swings and oscillations with closed-form angle and rate, so a synthetic wearer's

@@ -1,5 +1,6 @@
 import LibC
 import Geometry
+import Simulation
 
 /// The movements of the cohort, each drawn from the range the gesture model gives for it (the table in
 /// `GestureDetector.Settings`). Angles in degrees and rates in °/s where they are drawn, radians in the
