@@ -6,7 +6,7 @@ the socket takes them, for the whole demo story. The flooded loop must run the s
 loop reported. Counts, not wall-clock times: both loops share the machine, so its load falls on both.
 Usage: flood_test.py HEADTRACK_BIN. Prints one PASS/FAIL line per check; exits 1 if any failed.
 """
-import json, os, re, socket, subprocess, sys, tempfile, threading, time
+import json, os, re, socket, subprocess, sys, tempfile, threading, time, urllib.request
 
 BIN = sys.argv[1]
 FLOODERS = 4
@@ -55,6 +55,27 @@ for name, r in runs.items():
 flooders = [subprocess.Popen([sys.executable, "-c", FLOOD, runs["flooded"]["path"]], stdout=subprocess.PIPE, text=True)
             for _ in range(FLOODERS)]
 
+# A browser view on the flooded tracker, and a page reading its server-sent events for the whole story.
+view = subprocess.Popen([BIN, "view", "--socket", runs["flooded"]["path"], "--port", "0"],
+                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+view_events = []
+def read_page():
+    line = view.stdout.readline()
+    while line and not re.search(r"http://127\.0\.0\.1:(\d+)/", line):
+        line = view.stdout.readline()
+    m = re.search(r"http://127\.0\.0\.1:(\d+)/", line or "")
+    if not m:
+        return
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{m.group(1)}/events", timeout=60) as r:
+            for raw in r:
+                if raw.startswith(b"data:"):
+                    view_events.append(json.loads(raw[5:]))
+    except (OSError, ValueError):
+        pass
+page = threading.Thread(target=read_page, daemon=True)
+page.start()
+
 for r in runs.values():
     r["stdout"] = r["proc"].communicate(timeout=120)[0]
     r["reader"].join(timeout=30)
@@ -66,6 +87,8 @@ for f in flooders:
         f.kill()
         flooded_bytes.append(-1)
 
+view.terminate()
+page.join(timeout=10)
 quiet, flooded = runs["quiet"], runs["flooded"]
 (q_samples, q_overruns), (f_samples, f_overruns) = counts(quiet["stdout"]), counts(flooded["stdout"])
 for r in (quiet, flooded):
@@ -82,4 +105,6 @@ truth = loop_gestures(flooded["stdout"])
 got = gestures(flooded["messages"])
 check("flooded-loop-sees-the-story", [k for k, _ in truth] == ["nod", "shake"], str(truth))
 check("reading-client-gets-every-gesture-despite-the-flood", same(got, truth), f"{got} vs {truth}")
+page_gestures = [(m["gesture"], m["t"]) for m in view_events if m.get("type") == "gesture"]
+check("view-page-on-the-flooded-tracker-gets-every-gesture", same(page_gestures, truth), f"{page_gestures} vs {truth}")
 finish("flood")
