@@ -16,32 +16,59 @@
 # "K skipped: no ../shared" when checks that replay the shared recordings (README: Shared recordings) were
 # skipped for want of them.
 set -uo pipefail
+# Every suite starts from the default signal state, whatever started this script. A CI runner may start it
+# with signals blocked or ignored, and both survive exec: then `timeout -s INT`, Ctrl-C-like stops and the
+# suites' own kills never arrive (stop 31's CI hung 74 minutes in the system suite's `deploy.sh --watch`
+# check, whose 12 s `timeout -s INT` could not stop it). `env --default-signal` resets and unblocks them all.
+if [ -z "${HEADTRACK_TEST_SIGNALS_RESET:-}" ]; then
+  HEADTRACK_TEST_SIGNALS_RESET=1 exec env --default-signal bash "$0" "$@"
+fi
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh || exit 1
 passed=0; failed=0; report=()
 all_start=$SECONDS
 log=$(mktemp /tmp/headtrack-test-log-XXXXXX)
+suite_pid=""
 trap 'rm -f "$log"' EXIT
+# Ctrl-C or a TERM from outside stops the running suite's whole process group (timeout leads it), not only us.
+on_interrupt() {
+  [ -z "$suite_pid" ] || kill -TERM -- "-$suite_pid" 2>/dev/null
+  echo "scripts/test.sh: interrupted" >&2
+  exit 130
+}
+trap on_interrupt INT TERM HUP
+# run_suite NAME LIMIT COMMAND...: LIMIT seconds is a hang guard, several times the suite's cold time; a suite
+# that is still running then is stopped (TERM to its process group, KILL 30 s later) and counts as failed, so
+# one hang costs its limit and the other suites still run.
 run_suite() {
-  local name=$1 start=$SECONDS outcome; shift
+  local name=$1 limit=$2 start=$SECONDS outcome status; shift 2
   echo "=== $name: $*"
-  if "$@" 2>&1 | tee -a "$log"; then passed=$((passed + 1)); outcome=ok; else failed=$((failed + 1)); outcome=FAILED; fi
+  timeout --kill-after=30 "$limit" bash -o pipefail -c '"$@" 2>&1 | tee -a "$0"' "$log" "$@" &
+  suite_pid=$!
+  wait "$suite_pid"; status=$?
+  suite_pid=""
+  if [ "$status" = 0 ]; then
+    passed=$((passed + 1)); outcome=ok
+  else
+    failed=$((failed + 1)); outcome=FAILED
+    [ "$status" = 124 ] || [ "$status" = 137 ] && outcome="FAILED (still running after its limit of $limit s: stopped)"
+  fi
   report+=("$name: $outcome ($((SECONDS - start)) s)")
   echo "=== $name: $outcome in $((SECONDS - start)) s"
 }
-run_suite "swift test" swift test
-run_suite "event stream test" Tests/stream/run.sh
-run_suite "live page in a browser" Tests/view/run.sh
-[ -x Tests/hil/run.sh ] && run_suite "kernel VM test" Tests/hil/run.sh
-[ -x Tests/board/run.sh ] && run_suite "board binary under qemu-user" Tests/board/run.sh
-[ -x Tests/hil/run.sh ] && [ -x scripts/build-board.sh ] && run_suite "kernel VM test arm64" Tests/hil/run.sh --arch arm64
-[ -x Tests/system/run.sh ] && run_suite "system test arm64" Tests/system/run.sh
-[ -x deploy/tests/run.sh ] && run_suite "deploy test" deploy/tests/run.sh
-[ -x deploy/tests/syscalls.sh ] && run_suite "unit syscall filter" deploy/tests/syscalls.sh
+run_suite "swift test" 2400 swift test
+run_suite "event stream test" 900 Tests/stream/run.sh
+run_suite "live page in a browser" 900 Tests/view/run.sh
+[ -x Tests/hil/run.sh ] && run_suite "kernel VM test" 1500 Tests/hil/run.sh
+[ -x Tests/board/run.sh ] && run_suite "board binary under qemu-user" 1800 Tests/board/run.sh
+[ -x Tests/hil/run.sh ] && [ -x scripts/build-board.sh ] && run_suite "kernel VM test arm64" 1200 Tests/hil/run.sh --arch arm64
+[ -x Tests/system/run.sh ] && run_suite "system test arm64" 2100 Tests/system/run.sh
+[ -x deploy/tests/run.sh ] && run_suite "deploy test" 900 deploy/tests/run.sh
+[ -x deploy/tests/syscalls.sh ] && run_suite "unit syscall filter" 600 deploy/tests/syscalls.sh
 # Real SIGKILLs at every file system call of a calibration save (needs strace), and a short fuzz run of every
 # libFuzzer target (8 s each, about a minute in all; scripts/fuzz.sh --seconds 600 for a long one).
-run_suite "kill during save" scripts/kill-during-save.sh
-run_suite "fuzz (brief)" scripts/fuzz.sh --seconds 8
+run_suite "kill during save" 900 scripts/kill-during-save.sh
+run_suite "fuzz (brief)" 1200 scripts/fuzz.sh --seconds 8
 echo
 printf '%s\n' "${report[@]}"
 echo "all suites: $((SECONDS - all_start)) s"

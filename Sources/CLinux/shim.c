@@ -84,19 +84,26 @@ unsigned long ht_gpio_v2_get_line_ioctl(void) { return GPIO_V2_GET_LINE_IOCTL; }
 unsigned long ht_gpio_v2_set_values_ioctl(void) { return GPIO_V2_LINE_SET_VALUES_IOCTL; }
 
 
+#include <pthread.h>
 #include <signal.h>
 
 static volatile sig_atomic_t stop_signal = 0;
 
 static void ht_on_stop(int signo) { stop_signal = signo; }
 
-/// Routes `signo` into the stop flag (no SA_RESTART: a blocked sleep or read returns, and the loop sees it).
+/// Routes `signo` into the stop flag (no SA_RESTART: a blocked sleep or read returns, and the loop sees it),
+/// and unblocks it: a blocked signal mask survives exec, so a launcher that blocks SIGTERM (some CI runners and
+/// supervisors do) would otherwise leave the tracker stoppable only by SIGKILL, which loses the last save.
 static void ht_route_to_stop(int signo) {
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = ht_on_stop;
     sigemptyset(&action.sa_mask);
     sigaction(signo, &action, NULL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, signo);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 }
 
 void ht_install_stop_handlers(void) {

@@ -12,7 +12,7 @@ The loop's own gesture lines on stdout are the truth the clients are compared wi
 gone after the clean exit, a stale socket file is replaced, a live one is refused, stream.stateHz 0 sends no
 state. Prints one PASS/FAIL line per check; exits 1 if any failed.
 """
-import json, math, os, re, socket, stat, subprocess, sys, tempfile, threading, time
+import json, math, os, re, signal, socket, stat, subprocess, sys, tempfile, threading, time
 
 BIN = sys.argv[1]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -211,6 +211,31 @@ bad_path = subprocess.run([BIN, "run", "--simulated", "--socket", os.path.join(t
                           capture_output=True, text=True, timeout=60)
 check("missing-directory-clear-error", bad_path.returncode == 2 and "does not exist" in bad_path.stderr,
       bad_path.stderr.strip())
+# ---- a launcher that blocks the stop signals ------------------------------------------------------------
+# A blocked signal mask and ignored signals survive exec: a tracker started by a launcher that blocks SIGTERM
+# and SIGINT (some CI runners and supervisors do) must still stop cleanly on them, saving and removing its
+# socket, instead of running until SIGKILL. Truth: the exit status and the socket file, not headtrack's words.
+def blocked_launcher():
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+for stop in (signal.SIGTERM, signal.SIGINT):
+    blocked_path = os.path.join(tmp, f"blocked-{stop.name}.sock")
+    proc = subprocess.Popen([BIN, "run", "--simulated", "--socket", blocked_path, "--duration", "120"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, preexec_fn=blocked_launcher)
+    up = wait_for_socket(blocked_path, proc)
+    if up:
+        client = connect(blocked_path)
+        up = client.makefile("r", encoding="utf-8").readline().startswith('{"type":"hello"')  # the loop runs
+        client.close()
+        proc.send_signal(stop)
+    try:
+        out, _ = proc.communicate(timeout=60)   # a hang guard: a tracker deaf to the signal runs its 120 s
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, _ = proc.communicate()
+    check(f"stops-on-{stop.name}-blocked-by-launcher", up and proc.returncode == 0 and not os.path.exists(blocked_path)
+          and "stopped" in out, f"rc={proc.returncode}, socket left: {os.path.exists(blocked_path)}; "
+          + next((line[:100] for line in out.splitlines() if "stopped" in line), out.strip()[-100:]))
+
 # ---- replay --stream: a recording served at its own pace ------------------------------------------------
 trace_src = os.path.join(ROOT, "..", "shared", "data", "gestures", "st26_nod.csv")
 if os.path.exists(trace_src):

@@ -306,11 +306,13 @@ check_rollback() {
 
 check_watch_and_calibrate() {
     local out status
-    # --watch and --calibrate use ssh -t: script(1) gives them the terminal a user has.
-    out=$(script -qefc "timeout -s INT 12 $(printf '%q ' "$DEPLOY_SH" --watch -p "$PORT" -i "$IMAGE_DIR/id_ed25519" -o "UserKnownHostsFile=$WORK/known_hosts" pi@127.0.0.1)" /dev/null 2>&1 </dev/null)
+    # --watch and --calibrate use ssh -t: script(1) gives them the terminal a user has. --watch is ended as a
+    # user ends it, with an interrupt after 12 s; the KILL 10 s later (and the outer limit on --calibrate) only
+    # keep a session that ignores it from hanging the suite: such a check fails on its output instead.
+    out=$(timeout -k 10 60 script -qefc "timeout -k 10 -s INT 12 $(printf '%q ' "$DEPLOY_SH" --watch -p "$PORT" -i "$IMAGE_DIR/id_ed25519" -o "UserKnownHostsFile=$WORK/known_hosts" pi@127.0.0.1)" /dev/null 2>&1 </dev/null)
     check deploy-watch "live view over ssh: $(tr -d '\r\033' <<<"$out" | grep -a -o 'heading.\{0,60\}' | tail -1)" \
         grep -aq 'heading .*pitch' <<<"$out"
-    out=$(script -qefc "$(printf '%q ' "$DEPLOY_SH" --calibrate -p "$PORT" -i "$IMAGE_DIR/id_ed25519" -o "UserKnownHostsFile=$WORK/known_hosts" pi@127.0.0.1 -- --duration 8)" /dev/null 2>&1 </dev/null)
+    out=$(timeout -k 10 180 script -qefc "$(printf '%q ' "$DEPLOY_SH" --calibrate -p "$PORT" -i "$IMAGE_DIR/id_ed25519" -o "UserKnownHostsFile=$WORK/known_hosts" pi@127.0.0.1 -- --duration 8)" /dev/null 2>&1 </dev/null)
     status=$?
     wait_active 30 || true
     out=$(tr -d '\r' <<<"$out")
