@@ -42,16 +42,18 @@ read_testbed() {
 
 # The config a user writes for this board before deploying (deploy never overwrites it): the sensor's bus, the
 # mount of the headphones the recordings were made with, and i2c-stub's registers that change only when written.
+# write_user_config [no-mount]: no-mount leaves the mount to what calibrate --mount learned.
 write_user_config() {
-    local nod=$NOD
+    local nod=$NOD mount=',
+  "mount": "-x,z,y"'
     [ "$SABOTAGE" = led-line ] && nod=26
+    [ "${1:-}" = no-mount ] && mount=""
     G "sudo install -d -m 755 /etc/headtrack && sudo tee /etc/headtrack/config.json >/dev/null" <<EOF
 // headtrack on the test headset: the sensor is on the i2c-stub bus, worn as the recordings' headphones were.
 {
   "i2c": { "device": "/dev/i2c-$BUS", "detectFrozenData": false },
   "gpio": { "chip": "pinctrl-bcm2711",
-            "leds": { "nod": $nod, "shake": 27, "north": 22, "up": 23, "down": 24, "left": 25, "right": 5, "status": 6 } },
-  "mount": "-x,z,y"
+            "leds": { "nod": $nod, "shake": 27, "north": 22, "up": 23, "down": 24, "left": 25, "right": 5, "status": 6 } }$mount
 }
 EOF
 }
@@ -74,6 +76,13 @@ sabotaged_tree() {
     fi
 }
 
+# The recordings the feeder plays, into the guest's /tmp (a tmpfs: again after every boot).
+upload_traces() {
+    local f
+    G "mkdir -p /tmp/traces"
+    for f in "$FIXTURES"/*.csv "$STILL_TRACE"; do G "cat >/tmp/traces/$(basename "$f")" <"$f"; done
+}
+
 run_checks() {
     # A check whose command fails is a FAIL line, not the end of the suite.
     set +e
@@ -87,8 +96,7 @@ run_checks() {
     check booted "ssh after ${BOOT_SECONDS}s; PID 1: $(G ps -o comm= -p 1); system $state$( [ "$state" = running ] || echo "; failed: $(G systemctl --failed --no-legend --plain | tr '\n' '|')")" \
         test "$(G ps -o comm= -p 1)" = systemd -a "$state" = running
     G "sudo tee /usr/local/bin/system-tool >/dev/null && sudo chmod 755 /usr/local/bin/system-tool" <"$WORK/system-tool"
-    G "mkdir -p /tmp/traces"
-    for f in "$FIXTURES"/*.csv "$STILL_TRACE"; do G "cat >/tmp/traces/$(basename "$f")" <"$f"; done
+    upload_traces
     read_testbed
     [ -n "$BUS" ] || die "no i2c-stub bus in the guest; console: $WORK/console-boot1.log"
 
@@ -103,8 +111,10 @@ run_checks() {
     check_unplug
     check_rollback
     check_watch_and_calibrate
+    check_learn_mount
     check_reboot
     if [ "$LONG" = 1 ]; then
+        upload_traces   # the reboot emptied /tmp
         check_kill_9_median
         check_other_pairs
         check_power_cuts
@@ -321,6 +331,46 @@ check_watch_and_calibrate() {
         bash -c "grep -aq 'starting headtrack.service again' <<<'${out//\'/}' && [ '$(G systemctl is-active headtrack)' = active ] && [ $status != 0 ]"
 }
 
+# The guided mount step as a user runs it (deploy.sh --calibrate -- --mount), worn by a recording: still, then
+# nodding. The truth is the recordings' own note (fixtures' "# frame: ... worn: X back, Y up, Z left": forward -x,
+# left z, up y), not headtrack's code. Then the daemon uses the learned file when the config names no mount.
+check_learn_mount() {
+    local out status hello
+    # 4 s of sitting still (st26_stationary) and then nodding (st30_nod1_excerpt), as one trace for the feeder.
+    python3 - "$STILL_TRACE" "$FIXTURES/st30_nod1_excerpt.csv" >"$WORK/mount-trace.csv" <<'PY'
+import sys
+still, nods = ([l for l in open(p) if l[0].isdigit()] for p in sys.argv[1:3])
+print("# format: imu-trace v1\nt,ax,ay,az,gx,gy,gz,mx,my,mz")
+rows = [l for l in still if float(l.split(",")[0]) < 4.0]
+t0 = float(nods[0].split(",")[0])
+rows += ["%.4f,%s" % (float(l.split(",")[0]) - t0 + 4.0, l.split(",", 1)[1]) for l in nods]
+sys.stdout.write("".join(rows))
+PY
+    G "cat >/tmp/traces/mount-trace.csv" <"$WORK/mount-trace.csv"
+    at_rest mpu 0x68 8192
+    # The feeder starts once calibrate runs (the service stopped, the bus free), after a second more of rest.
+    G "sudo rm -f /tmp/feed-mount.log; sudo setsid bash -c 'for i in \$(seq 300); do pgrep -u headtrack -f \"calibrate --config\" >/dev/null && break; sleep 0.2; done; sleep 1; system-tool feed $BUS 0x68 mpu 8192 65.5 /tmp/traces/mount-trace.csv 0 11' </dev/null >/tmp/feed-mount.log 2>&1 &"
+    out=$(timeout -k 10 180 script -qefc "$(printf '%q ' "$DEPLOY_SH" --calibrate -p "$PORT" -i "$IMAGE_DIR/id_ed25519" -o "UserKnownHostsFile=$WORK/known_hosts" pi@127.0.0.1 -- --mount --duration 60)" /dev/null 2>&1 </dev/null)
+    status=$?
+    out=$(tr -d '\r' <<<"$out")
+    G "while pgrep -x system-tool >/dev/null; do sleep 0.5; done"
+    wait_active 30 || true
+    local file
+    file=$(G "sudo stat -c '%U %a' /var/lib/headtrack/mount.json" 2>/dev/null)
+    check calibrate-mount-learned "exit $status; $(grep -a -m1 'learned mount' <<<"$out"); $(grep -a -m1 ' from .* nods' <<<"$out" | cut -c1-160); mount.json: ${file:-missing}; feeder: $(G tail -1 /tmp/feed-mount.log); service $(G systemctl is-active headtrack)" \
+        bash -c "[ $status = 0 ] && grep -aq 'learned mount: -x,z,y\$' <<<'${out//\'/}' && [ '${file%% *}' = headtrack ] && [ '$(G systemctl is-active headtrack)' = active ]"
+    # A config that names no mount: the daemon takes the learned one, and says so in the hello.
+    write_user_config no-mount
+    G sudo systemctl restart headtrack
+    wait_active 30 || true
+    hello=$(G "sudo -u app system-tool listen /run/headtrack/events.sock 2 /tmp/hello-mount >/dev/null 2>&1; head -c 600 /tmp/hello-mount" | grep -a -o '"mount":[^}]*' | head -1)
+    check run-uses-learned-mount "config without a mount: hello ${hello:-none}" \
+        grep -q '"mount":"-x,z,y","mount_source":"learned"' <<<"$hello"
+    write_user_config
+    G sudo systemctl restart headtrack
+    wait_active 30 || true
+}
+
 # Reboot: the daemon starts on its own (nobody logs in before it runs), without a restart although udev takes
 # 6 s to give /dev/i2c-N its group (the test bed's slow rule), and the calibration made before survives.
 check_reboot() {
@@ -383,8 +433,9 @@ check_other_pairs() {
         probe=$(G "sudo -u headtrack $BIN_ON_BOARD probe" 2>&1 | tr '\n' '|')
         G sudo systemctl start headtrack || true
         wait_active 60 || true
+        # The values go in as arguments, not into the script: probe's text has apostrophes ("the QMC5883L's axes").
         check "probe-$pair" "$probe (want $imu at $addr and $mag)" \
-            bash -c "grep -q '$addr: $imu' <<<'$probe' && grep -q '$mag' <<<'$probe'"
+            bash -c 'grep -qF -- "$1: $2" <<<"$4" && grep -qF -- "$3" <<<"$4"' _ "$addr" "$imu" "$mag" "$probe"
         check "active-$pair" "$(G systemctl show headtrack -p ActiveState -p SubState | tr '\n' ' '); range registers $regs-> $accel_lsb LSB/g, $gyro_lsb LSB/(deg/s)" \
             test "$(G systemctl is-active headtrack)" = active
         check_worn_recording "-$pair" "$layout" "$addr" "$accel_lsb" "$gyro_lsb"
