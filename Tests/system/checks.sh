@@ -218,7 +218,7 @@ check_worn_recording() {
             "RESULT FAIL "*) line=${line#RESULT FAIL }; result FAIL "${line%% -- *}" "${line#* -- }" ;;
         esac
     done < <(python3 "$SYSTEM_DIR/compare_gestures.py" --edges "$WORK/edges$suffix" --stream "$WORK/stream$suffix" \
-        --nod-line "$(line_file $NOD)" --shake-line "$(line_file $SHAKE)" --suffix "$suffix" "${segments[@]}" 2>&1 ||
+        --nod-line "$(line_file $NOD)" --shake-line "$(line_file $SHAKE)" --suffix="$suffix" "${segments[@]}" 2>&1 ||
         echo "RESULT FAIL compare-gestures$suffix -- compare_gestures.py failed")
 }
 
