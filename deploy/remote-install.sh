@@ -264,10 +264,11 @@ setup_i2c() { # fragment
     fi
 }
 
-# Flushes what was written to the file system holding PATH, before a rename makes it visible. A rename reaches
-# the disk's journal before the data of a file just written does (ext4's delayed allocation), so without this
+# Flushes the file system holding PATH. Before a rename, so the new name never points at data still in memory: a
+# rename reaches the disk's journal before the data of a file just written does (ext4's delayed allocation), and
 # a power cut soon after a deploy left `current` naming a release whose binary was 0 bytes (the system suite's
-# power cuts: 7 of 20, the daemon crash-looping after the boot).
+# power cuts: 7 of 20, the daemon crash-looping after the boot). After a rename, so the renames reach the disk
+# in the order they were made (never the new unit with the old `current`).
 durable() { # path
     if [ "$DRY_RUN" != 1 ]; then sync -f "$1"; fi
 }

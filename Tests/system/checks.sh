@@ -31,6 +31,12 @@ deploy() { # log_name args...: deploy.sh as the user runs it, through the forwar
     "$DEPLOY_SH" -p "$PORT" -i "$IMAGE_DIR/id_ed25519" -o "UserKnownHostsFile=$WORK/known_hosts" "$@" pi@127.0.0.1 \
         >"$WORK/$name.log" 2>&1 </dev/null || DEPLOY_STATUS=$?
 }
+# deploy_command MODE [-- headtrack args...]: the deploy.sh line a user types for an interactive mode, quoted
+# for script -c (which gives it the terminal ssh -t needs), through the forwarded port with the verified key.
+deploy_command() {
+    local mode=$1; shift
+    printf '%q ' "$DEPLOY_SH" "$mode" -p "$PORT" -i "$IMAGE_DIR/id_ed25519" -o "UserKnownHostsFile=$WORK/known_hosts" pi@127.0.0.1 "$@"
+}
 uptime_now() { G "cut -d' ' -f1 /proc/uptime"; }
 
 # The guest's facts: the stub's bus number and gpio-sim's value files.
@@ -319,10 +325,10 @@ check_watch_and_calibrate() {
     # --watch and --calibrate use ssh -t: script(1) gives them the terminal a user has. --watch is ended as a
     # user ends it, with an interrupt after 12 s; the KILL 10 s later (and the outer limit on --calibrate) only
     # keep a session that ignores it from hanging the suite: such a check fails on its output instead.
-    out=$(timeout -k 10 60 script -qefc "timeout -k 10 -s INT 12 $(printf '%q ' "$DEPLOY_SH" --watch -p "$PORT" -i "$IMAGE_DIR/id_ed25519" -o "UserKnownHostsFile=$WORK/known_hosts" pi@127.0.0.1)" /dev/null 2>&1 </dev/null)
+    out=$(timeout -k 10 60 script -qefc "timeout -k 10 -s INT 12 $(deploy_command --watch)" /dev/null 2>&1 </dev/null)
     check deploy-watch "live view over ssh: $(tr -d '\r\033' <<<"$out" | grep -a -o 'heading.\{0,60\}' | tail -1)" \
         grep -aq 'heading .*pitch' <<<"$out"
-    out=$(timeout -k 10 180 script -qefc "$(printf '%q ' "$DEPLOY_SH" --calibrate -p "$PORT" -i "$IMAGE_DIR/id_ed25519" -o "UserKnownHostsFile=$WORK/known_hosts" pi@127.0.0.1 -- --duration 8)" /dev/null 2>&1 </dev/null)
+    out=$(timeout -k 10 180 script -qefc "$(deploy_command --calibrate -- --duration 8)" /dev/null 2>&1 </dev/null)
     status=$?
     wait_active 30 || true
     out=$(tr -d '\r' <<<"$out")
@@ -350,7 +356,7 @@ PY
     at_rest mpu 0x68 8192
     # The feeder starts once calibrate runs (the service stopped, the bus free), after a second more of rest.
     G "sudo rm -f /tmp/feed-mount.log; sudo setsid bash -c 'for i in \$(seq 300); do pgrep -u headtrack -f \"calibrate --config\" >/dev/null && break; sleep 0.2; done; sleep 1; system-tool feed $BUS 0x68 mpu 8192 65.5 /tmp/traces/mount-trace.csv 0 11' </dev/null >/tmp/feed-mount.log 2>&1 &"
-    out=$(timeout -k 10 180 script -qefc "$(printf '%q ' "$DEPLOY_SH" --calibrate -p "$PORT" -i "$IMAGE_DIR/id_ed25519" -o "UserKnownHostsFile=$WORK/known_hosts" pi@127.0.0.1 -- --mount --duration 60)" /dev/null 2>&1 </dev/null)
+    out=$(timeout -k 10 180 script -qefc "$(deploy_command --calibrate -- --mount --duration 60)" /dev/null 2>&1 </dev/null)
     status=$?
     out=$(tr -d '\r' <<<"$out")
     G "while pgrep -x system-tool >/dev/null; do sleep 0.5; done"
