@@ -17,7 +17,8 @@ usage: deploy/deploy.sh [options] user@host
 Deploy headtrack to a Raspberry Pi over ssh (key authentication, verified host key, passwordless sudo).
 
 what to install (default: build it here with scripts/build-board.sh, aarch64 from Debian's packages; the first
-build downloads about 430 MB into ~/.cache/headtrack/board-sdk and takes a few minutes, later ones seconds):
+build downloads about 430 MB into ~/.cache/headtrack/board-sdk and takes a few minutes, later ones seconds;
+for an x86_64 board, swift build --static-swift-stdlib on this x86_64 machine, whose glibc the board must have):
   --binary PATH          a headtrack binary built elsewhere for the board
   --swift-sdk NAME       cross-compile here with an installed Swift SDK: swift build -c release --swift-sdk NAME
                          (unverified: the static Linux SDK ships no libi2c; see README "Put it on the headset")
@@ -221,6 +222,7 @@ build_with_sdk() {
 # 32-bit programs only, so its word size is asked as well.
 build_here() {
     local long_bit rc=0
+    if [ "$board_arch" = x86_64 ]; then build_native_x86_64; return; fi
     long_bit=$("${ssh_cmd[@]}" "$target" 'getconf LONG_BIT' 2>"$work/stderr") || rc=$?
     explain_remote_failure "$rc"
     if [ "$board_arch" != aarch64 ] || [ "$long_bit" = 32 ]; then
@@ -231,6 +233,19 @@ or deploy a 32-bit binary built elsewhere with --binary PATH. Nothing was change
     say "building the headset binary here: scripts/build-board.sh"
     binary=$("$repo/scripts/build-board.sh" | tail -1) && [ -f "$binary" ] ||
         die 1 "building the board binary failed (output above); or deploy one built elsewhere with --binary PATH."
+}
+
+# An x86_64 board (a PC-class board, or the system test's guest) runs what this machine builds natively when this
+# machine is x86_64 too; the Swift runtime is linked in, so the board needs only glibc (as new as this machine's)
+# and libi2c.
+build_native_x86_64() {
+    local args=(build -c release --product headtrack --static-swift-stdlib -Xlinker -s)
+    [ "$(uname -m)" = x86_64 ] || die 2 "$target is an x86_64 board, but this machine is $(uname -m): build the binary on an
+x86_64 Linux machine (swift build -c release --static-swift-stdlib) and deploy it with --binary PATH. Nothing was changed."
+    command -v swift >/dev/null || die 1 "no swift on PATH here: install the Swift 6 toolchain (https://www.swift.org/install/linux/)."
+    say "building the x86_64 binary here: swift $(quote "${args[@]}")"
+    (cd "$repo" && swift "${args[@]}") >&2 || die 1 "swift build failed (output above); or deploy one built elsewhere with --binary PATH."
+    binary=$(cd "$repo" && swift build -c release --show-bin-path)/headtrack
 }
 
 # Sources go to ~/.cache/headtrack/src on the board; its .build stays, so the next build there is incremental.

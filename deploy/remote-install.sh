@@ -156,10 +156,11 @@ board_checks() { # need_kb -> prints a summary and ARCH=..., exits 2 on the firs
     kernel=$(uname -s)
     [ "$kernel" = Linux ] || die 2 "the board runs $kernel, not Linux: headtrack needs Raspberry Pi OS (or another Linux with systemd)."
     arch=$(board_arch)
+    # x86_64: a PC-class board with I2C and a GPIO character device (and the system test's x86_64 guest).
     case $arch in
-        aarch64 | armv7) ;;
+        aarch64 | armv7 | x86_64) ;;
         armv6l) die 2 "board architecture is armv6l (Pi Zero/Zero W/Pi 1): Swift does not run there. Use a Pi 3B, 4B, 5 or Zero 2 W." ;;
-        *) die 2 "board architecture is $arch, expected aarch64 or armv7l: is $(hostname 2>/dev/null || echo this) really the Raspberry Pi?" ;;
+        *) die 2 "board architecture is $arch, expected aarch64, armv7l or x86_64: is $(hostname 2>/dev/null || echo this) really the Raspberry Pi?" ;;
     esac
     os=unknown
     if [ -r "$R/etc/os-release" ]; then
@@ -186,13 +187,15 @@ board_checks() { # need_kb -> prints a summary and ARCH=..., exits 2 on the firs
 }
 
 check_binary_fits() { # binary board_arch -> prints the binary's architecture, exits 2 when it cannot run there
-    local binary_arch
+    local binary_arch hint
     binary_arch=$(elf_arch "$1")
     case "$2:$binary_arch" in
         # A 64-bit Pi kernel also runs 32-bit ARM binaries.
-        aarch64:aarch64 | aarch64:arm | armv7:arm) echo "$binary_arch" ;;
+        aarch64:aarch64 | aarch64:arm | armv7:arm | x86_64:x86_64) echo "$binary_arch" ;;
         *:not-elf) die 2 "$1 is not an ELF executable: pass the headtrack binary from .build/<triple>/release/headtrack." ;;
-        *) die 2 "$1 is built for $binary_arch but the board is $2: build for the board (e.g. --swift-sdk aarch64-swift-linux-musl)." ;;
+        *:*) if [ "$2" = x86_64 ]; then hint="on an x86_64 machine: swift build -c release --static-swift-stdlib"
+             else hint="scripts/build-board.sh, or --swift-sdk aarch64-swift-linux-musl"; fi
+             die 2 "$1 is built for $binary_arch but the board is $2: build for the board ($hint)." ;;
     esac
 }
 
@@ -793,7 +796,7 @@ main() {
             --settle) SETTLE=${2:?--settle needs seconds}; shift ;;
             --timeout) AWAIT_TIMEOUT=${2:?--timeout needs seconds}; shift ;;
             --changed) PRIOR_CHANGES=1 ;;
-            --board-arch) BOARD_ARCH=${2:?--board-arch needs aarch64 or armv7}; shift ;;
+            --board-arch) BOARD_ARCH=${2:?--board-arch needs aarch64, armv7 or x86_64}; shift ;;
             --dry-run) DRY_RUN=1 ;;
             -h | --help) usage; exit 0 ;;
             -*) die 1 "unknown option $1 (see --help)" ;;

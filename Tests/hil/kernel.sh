@@ -17,7 +17,7 @@ kmake_args=()
 apt_update_once() {
     if [ -z "${HIL_APT_UPDATED:-}" ]; then
         log "apt-get update"
-        apt-get update -q >"$WORK/apt-update.log" 2>&1 || { cat "$WORK/apt-update.log"; die "apt-get update failed"; }
+        apt-get update -q -o DPkg::Lock::Timeout=600 >"$WORK/apt-update.log" 2>&1 || { cat "$WORK/apt-update.log"; die "apt-get update failed"; }
         HIL_APT_UPDATED=1
     fi
 }
@@ -31,7 +31,8 @@ ensure_packages() {
     [ ${#missing[@]} -eq 0 ] && return 0
     apt_update_once
     log "apt-get install ${missing[*]}"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" \
+    # Another suite or checkout may be installing at the same moment: wait for its lock rather than fail.
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o DPkg::Lock::Timeout=600 --no-install-recommends "${missing[@]}" \
         >"$WORK/apt-install.log" 2>&1 || { tail -30 "$WORK/apt-install.log"; die "apt-get install ${missing[*]} failed"; }
 }
 
@@ -60,6 +61,20 @@ prepare_kernel() {
         log "kernel $KABI-$KARCH and gpio-sim module from cache $KDIR"
         return 0
     fi
+    # One build per cache entry: a second run started meanwhile (the system suite beside the kernel VM test, a
+    # second checkout's CI) waits for it instead of deleting the half-built tree under it.
+    mkdir -p "$CACHE"
+    exec 7>"$CACHE/.lock-$KARCH"
+    flock 7
+    if [ -f "$KDIR/ready" ]; then
+        log "kernel $KABI-$KARCH and gpio-sim module built by another run meanwhile: $KDIR"
+    else
+        build_kernel_cache
+    fi
+    exec 7>&-
+}
+
+build_kernel_cache() {
     apt_update_once
     # The version comes from this machine's lists (amd64); Debian builds every architecture's kernel from the
     # same source version, so linux-source-6.1 and the headers' common part match the arm64 image too.

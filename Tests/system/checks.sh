@@ -77,7 +77,7 @@ sabotaged_tree() {
     DEPLOY_SH=$tree/deploy/deploy.sh
     if [ ${#DEPLOY_ROUTE[@]} -eq 0 ]; then
         local bin
-        bin=$("$REPO/scripts/build-board.sh" 2>"$WORK/build-board.log" | tail -1) || die "scripts/build-board.sh failed"
+        bin=$(board_binary) && [ -f "$bin" ] || die "building the $KARCH board binary failed: $(tail -5 "$WORK/build-board.log")"
         DEPLOY_ROUTE=(--binary "$bin")
     fi
 }
@@ -94,7 +94,7 @@ run_checks() {
     set +e
     DEPLOY_SH=$REPO/deploy/deploy.sh
     new_disk "$WORK/disk.qcow2"
-    log "booting the $KARCH guest (TCG)"
+    log "booting the $KARCH guest ($ACCEL)"
     vm_start "$WORK/disk.qcow2" boot1
     wait_ssh "$BOOT_LIMIT" || { tail -30 "$WORK/console-boot1.log"; die "the guest did not answer ssh within ${BOOT_LIMIT}s"; }
     local state
@@ -311,7 +311,7 @@ check_unplug() {
 # current and running again.
 check_rollback() {
     printf 'int main(void) { return 1; }\n' >"$WORK/bad.c"
-    aarch64-linux-gnu-gcc -static -o "$WORK/headtrack-bad" "$WORK/bad.c"
+    "$GUEST_CC" -static -o "$WORK/headtrack-bad" "$WORK/bad.c"
     deploy deploy-bad --binary "$WORK/headtrack-bad" --health-timeout 15
     local current
     current=$(G readlink /opt/headtrack/current)

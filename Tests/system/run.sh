@@ -8,6 +8,10 @@
 # --arch arm64 (default): qemu-system-aarch64 -M virt -cpu cortex-a72 under TCG, the board's architecture, with
 #   the binary deploy.sh builds (scripts/build-board.sh). The image's packages are installed under qemu-user
 #   (binfmt_misc), so the image build needs no arm64 machine.
+# --arch x86_64: the same Debian 12 as an amd64 guest (qemu-system-x86_64 -M q35), under KVM when /dev/kvm opens
+#   and is not PVM (see vm.sh), TCG otherwise, with the binary deploy.sh builds for an x86_64 board (swift build
+#   --static-swift-stdlib here). The same checks.
+# --print-accel: print KVM or TCG, how the --arch guest would run here, and exit (scripts/test.sh asks).
 # --long: also the checks that take minutes under TCG: a power cut (the VM killed) at HEADTRACK_SYSTEM_CUTS
 #   points (default 20) of a deploy, each followed by a cold boot that must run a whole release; the other
 #   sensor pairs (MPU-6050 + QMC5883L, ICM-20948 + AK09916, MPU-6500 + HMC5883L) worn by the same recording.
@@ -21,6 +25,7 @@
 #                              line 26, a unit whose system call filter lacks sched_setscheduler, or a unit naming
 #                              a group that does not exist. Each must make this suite fail.
 #   HEADTRACK_SYSTEM_KEEP=1    leave the work folder (disk, console logs) for a look afterwards
+#   HEADTRACK_SYSTEM_ACCEL     kvm | tcg: how the x86_64 guest runs (default: KVM where it can boot Debian's kernel)
 # Needs root (apt-get, mmdebstrap, binfmt_misc). Times: see README "Tests".
 set -euo pipefail
 
@@ -28,22 +33,30 @@ if [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; then
     sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
     exit 0
 fi
-usage_error() { echo "usage: Tests/system/run.sh [--arch arm64] [--long] [--help]" >&2; exit 2; }
-ARCH=arm64 LONG=${HEADTRACK_SYSTEM_LONG:-0}
+usage_error() { echo "usage: Tests/system/run.sh [--arch arm64|x86_64] [--long] [--print-accel] [--help]" >&2; exit 2; }
+ARCH=arm64 LONG=${HEADTRACK_SYSTEM_LONG:-0} PRINT_ACCEL=0
 while [ $# -gt 0 ]; do
     case $1 in
         --arch) ARCH=${2:-}; [ $# -ge 2 ] || usage_error; shift ;;
         --long) LONG=1 ;;
+        --print-accel) PRINT_ACCEL=1 ;;
         *) usage_error ;;
     esac
     shift
 done
 case $ARCH in
     arm64 | aarch64) KARCH=arm64 ;;
-    *) echo "system: --arch $ARCH: only arm64 (the headset's architecture; remote-install.sh refuses other boards)" >&2; exit 2 ;;
+    x86_64 | amd64) KARCH=amd64 ;;
+    *) echo "system: --arch $ARCH: choose arm64 (the headset's architecture) or x86_64" >&2; exit 2 ;;
 esac
 
 SYSTEM_DIR=$(cd "$(dirname "$0")" && pwd)
+if [ "$PRINT_ACCEL" = 1 ]; then
+    # shellcheck source=vm.sh
+    . "$SYSTEM_DIR/vm.sh"
+    echo "$ACCEL"
+    exit 0
+fi
 REPO=$(cd "$SYSTEM_DIR/../.." && pwd)
 SYSTEM_CACHE=${HEADTRACK_SYSTEM_CACHE:-/var/cache/headtrack-system}
 CACHE=${HEADTRACK_CACHE:-/var/cache/headtrack-hil}   # kernel.sh's name for Tests/hil's kernel cache
@@ -96,8 +109,14 @@ mkdir -p "$SYSTEM_CACHE" "$CACHE"
 # shellcheck source=checks.sh
 . "$SYSTEM_DIR/checks.sh"
 
-ensure_packages qemu-system-arm qemu-utils qemu-user-static arch-test mmdebstrap gcc-aarch64-linux-gnu \
-    libc6-dev-arm64-cross build-essential kmod cpio xz-utils e2fsprogs openssh-client busybox-static python3
+if [ "$KARCH" = arm64 ]; then
+    ensure_packages qemu-system-arm qemu-user-static arch-test gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+    GUEST_CC=aarch64-linux-gnu-gcc
+else
+    ensure_packages qemu-system-x86
+    GUEST_CC=gcc
+fi
+ensure_packages qemu-utils mmdebstrap build-essential kmod cpio xz-utils e2fsprogs openssh-client busybox-static python3
 # One image build at a time per cache; runs of the suite that find it ready share it.
 exec 8>"$SYSTEM_CACHE/.lock"
 flock 8
@@ -105,7 +124,7 @@ prepare_kernel
 prepare_image
 flock -u 8
 
-aarch64-linux-gnu-gcc -static -O2 -Wall -Werror -o "$WORK/system-tool" "$SYSTEM_DIR/system-tool.c" -lm ||
+"$GUEST_CC" -static -O2 -Wall -Werror -o "$WORK/system-tool" "$SYSTEM_DIR/system-tool.c" -lm ||
     die "compiling Tests/system/system-tool.c failed"
 if [ -n "${HEADTRACK_BIN:-}" ]; then
     [ -x "$HEADTRACK_BIN" ] || die "HEADTRACK_BIN=$HEADTRACK_BIN is not an executable"
@@ -113,6 +132,16 @@ if [ -n "${HEADTRACK_BIN:-}" ]; then
 else
     DEPLOY_ROUTE=()   # deploy.sh builds the board binary itself (scripts/build-board.sh), as for a user
 fi
+
+# The binary deploy.sh builds for this guest's board, for the checks that deploy with --binary.
+board_binary() {
+    if [ "$KARCH" = arm64 ]; then
+        "$REPO/scripts/build-board.sh" 2>"$WORK/build-board.log" | tail -1
+    else
+        (cd "$REPO" && swift build -c release --product headtrack --static-swift-stdlib -Xlinker -s >"$WORK/build-board.log" 2>&1 &&
+            echo "$(swift build -c release --show-bin-path)/headtrack")
+    fi
+}
 
 run_checks
 finish

@@ -2,6 +2,25 @@
 # the serial console kept as a log, ssh in through a forwarded port with the image's host key as the only known
 # one, and the three ways a board stops: a reboot from inside, a power cut (qemu killed) and a clean power-off.
 
+# KVM runs Debian's kernel only where /dev/kvm opens and is the hardware-assisted kind. A host whose KVM is PVM
+# (the kvm_pvm module: nested virtualisation in software, as on this project's CI machine) runs only guest
+# kernels built for PVM; Debian's hangs before its first console line there, so such a host uses TCG.
+# HEADTRACK_SYSTEM_ACCEL=kvm|tcg overrides the choice.
+kvm_usable() {
+    case ${HEADTRACK_SYSTEM_ACCEL:-} in kvm) return 0 ;; tcg) return 1 ;; esac
+    [ ! -d /sys/module/kvm_pvm ] && python3 -c 'import os; os.close(os.open("/dev/kvm", os.O_RDWR))' 2>/dev/null
+}
+
+# The machine for KARCH: QEMU_MACHINE (qemu and its CPU), GUEST_CONSOLE, ACCEL (what runs the guest's code).
+if [ "$KARCH" = arm64 ]; then
+    # cortex-a72: the Pi 4's core.
+    QEMU_MACHINE=(qemu-system-aarch64 -M virt -cpu cortex-a72 -accel tcg,thread=multi) GUEST_CONSOLE=ttyAMA0 ACCEL=TCG
+elif kvm_usable; then
+    QEMU_MACHINE=(qemu-system-x86_64 -M q35 -cpu host -accel kvm) GUEST_CONSOLE=ttyS0 ACCEL=KVM
+else
+    QEMU_MACHINE=(qemu-system-x86_64 -M q35 -cpu max -accel tcg,thread=multi) GUEST_CONSOLE=ttyS0 ACCEL=TCG
+fi
+
 new_disk() { # path: a fresh overlay over the cached image (the image itself is never written)
     rm -f "$1"
     qemu-img create -q -f qcow2 -F raw -b "$IMAGE_DIR/disk.raw" "$1" || die "qemu-img create $1 failed"
@@ -16,12 +35,12 @@ vm_start() {
     printf '[127.0.0.1]:%s %s\n' "$PORT" "$(cut -d' ' -f1,2 "$IMAGE_DIR/host_key.pub")" >"$WORK/known_hosts"
     SSH=(ssh -p "$PORT" -i "$IMAGE_DIR/id_ed25519" -o UserKnownHostsFile="$WORK/known_hosts" -o StrictHostKeyChecking=yes
         -o BatchMode=yes -o ConnectTimeout=10 -o ServerAliveInterval=5 -o ServerAliveCountMax=6 -o LogLevel=ERROR)
-    # cortex-a72: the Pi 4's core. Two vCPUs: the daemon's 200 Hz loop keeps one busy under TCG, the feeder and
-    # the LED sampler need the other to keep their own timing.
-    qemu-system-aarch64 -M virt -cpu cortex-a72 -accel tcg,thread=multi -smp 2 -m 1024 \
+    # Two vCPUs: the daemon's 200 Hz loop keeps one busy under TCG, the feeder and the LED sampler need the other
+    # to keep their own timing.
+    "${QEMU_MACHINE[@]}" -smp 2 -m 1024 \
         -nographic -nodefaults -display none \
         -kernel "$IMAGE_DIR/vmlinuz" -initrd "$IMAGE_DIR/initrd" \
-        -append "console=ttyAMA0 root=/dev/vda ro quiet loglevel=4" \
+        -append "console=$GUEST_CONSOLE root=/dev/vda ro quiet loglevel=4" \
         -drive "file=$disk,format=qcow2,if=none,id=disk0,cache=writeback" -device virtio-blk-pci,drive=disk0 \
         -netdev "user,id=net0,hostfwd=tcp:127.0.0.1:$PORT-:22" -device virtio-net-pci,netdev=net0 \
         -device virtio-rng-pci \

@@ -503,6 +503,35 @@ for kind in armv7l long-bit-32; do
         eval '[ "$RC" = 2 ] && has "32-bit OS" && has "64-bit" && ! has "building the headset binary" && [ "$(snapshot "$R")" = "$before" ]'
 done
 
+# An x86_64 board (a PC-class board; the system test's x86_64 guest): only an x86_64 binary fits, and with no
+# binary option this x86_64 machine builds one natively (a stand-in swift records the build).
+make_board x86 "" "" i2c-on
+use_board x86
+echo x86_64 >"$SIM/machine"
+before=$(snapshot "$R")
+run_deploy "${ssh_args[@]}" --target-root "$R" --binary "$T/v4" root@127.0.0.1
+check "x86_64 board, aarch64 binary: refused with how to build for it, nothing changed" \
+    eval '[ "$RC" = 2 ] && has "built for aarch64 but the board is x86_64" && has "swift build -c release --static-swift-stdlib" && [ "$(snapshot "$R")" = "$before" ]'
+run_deploy "${ssh_args[@]}" --target-root "$R" --settle 0 --binary "$T/v-x86" --version v-x86 root@127.0.0.1
+check "x86_64 board, x86_64 binary: installed and healthy" \
+    eval '[ "$RC" = 0 ] && has "board: x86_64" && has "READY received" && same_file "$T/v-x86" "$R/opt/headtrack/releases/v-x86/headtrack"'
+mkdir -p "$T/localbin-x86"
+cat >"$T/localbin-x86/swift" <<EOF
+#!/bin/bash
+echo "swift \$*" >>"$T/native-swift-calls"
+case "\$*" in
+    *--show-bin-path*) echo "$T/native-build" ;;
+    build*) mkdir -p "$T/native-build" && cp "$T/v-x86" "$T/native-build/headtrack" ;;
+esac
+EOF
+chmod +x "$T/localbin-x86/swift"
+if [ "$(uname -m)" = x86_64 ]; then
+    PATH=$T/localbin-x86:$PATH run_deploy "${ssh_args[@]}" --target-root "$R" --settle 0 --version v-native root@127.0.0.1
+    check "x86_64 board, no binary option: builds natively here (static Swift runtime) and installs it" \
+        eval '[ "$RC" = 0 ] && grep -q "^swift build -c release --product headtrack --static-swift-stdlib -Xlinker -s" "$T/native-swift-calls" &&
+              ! has "build-board.sh" && same_file "$T/v-x86" "$R/opt/headtrack/releases/v-native/headtrack"'
+fi
+
 # Interrupted deploys (stale link, dropped connection, long TMPDIR) and the terminal sessions (--watch, --calibrate).
 . "$here/interruptions.sh"
 . "$here/board-sessions.sh"
