@@ -1,25 +1,19 @@
 import Geometry
 import Hardware
 
-/// Settings of the MPU-6050, MPU-6500 and MPU-9250 drivers.
+/// Settings of the MPU-6050, MPU-6500 and MPU-9250 drivers: the rate, ranges and identity check every IMU
+/// driver takes (`settings`), and the DLPF. The chip runs at 1 kHz / (1 + SMPLRT_DIV), never slower than
+/// `settings.sampleRateHz`.
 public struct InvenSenseConfiguration: Sendable, Equatable {
-    public var gyroRange: GyroRange = .dps500
-    public var accelRange: AccelRange = .g4
+    public var settings = IMUSettings()
     /// DLPF_CFG for CONFIG (and ACCEL_CONFIG2 on the 6500): 2 = about 94 Hz gyro / 92 Hz accel, ample for head
     /// motion (under 20 Hz) while still anti-aliasing at 200 Hz sampling.
     public var dlpf: UInt8 = 2
-    /// Wanted output rate (Hz); the chip runs at 1 kHz / (1 + SMPLRT_DIV), never slower than this.
-    public var sampleRateHz = IMUSettings.defaultSampleRateHz
-    /// Accept a WHO_AM_I the driver does not list. Set when the user pinned the chip in the config, or when
-    /// detection found a known register-compatible part: WHO_AM_I is a hint, clones answer odd values.
-    public var acceptUnknownIdentity = false
     public init() {}
+    init(settings: IMUSettings) { self.settings = settings }
 
-    /// SMPLRT_DIV with the DLPF on (1 kHz internal rate). Rounded down so the chip is never slower than the
-    /// loop: a slower chip would hand the loop the same sample twice.
-    public var sampleRateDivider: UInt8 {
-        UInt8(clamping: Int((1000 / max(4, min(1000, sampleRateHz))).rounded(.down)) - 1)
-    }
+    /// SMPLRT_DIV with the DLPF on (1 kHz internal rate).
+    public var sampleRateDivider: UInt8 { settings.sampleRateDivider(internalRateHz: 1000, slowestHz: 4) }
 }
 
 /// What differs between the members of the InvenSense MPU family that share the register map of
@@ -62,7 +56,7 @@ public struct InvenSenseCore<Bus: I2CBus> {
     /// from a power loss and so is already in its reset state.
     mutating func initialize(delay: (Double) -> Void, reset: Bool) throws(SensorError) {
         do { whoAmI = try bus.readRegister(address: address, register: MPU9250Register.whoAmI) } catch { throw .bus(error) }
-        guard part.identities[whoAmI] != nil || configuration.acceptUnknownIdentity else {
+        guard part.identities[whoAmI] != nil || configuration.settings.acceptUnknownIdentity else {
             throw .unexpectedIdentity(bus: bus.name, address: address, register: MPU9250Register.whoAmI,
                                       found: whoAmI, expected: part.expected)
         }
@@ -76,8 +70,8 @@ public struct InvenSenseCore<Bus: I2CBus> {
         delay(0.01)
         try write(MPU9250Register.config, configuration.dlpf & 0x07)
         try write(MPU9250Register.smplrtDiv, configuration.sampleRateDivider)
-        try write(MPU9250Register.gyroConfig, configuration.gyroRange.registerValue)
-        try write(MPU9250Register.accelConfig, configuration.accelRange.registerValue)
+        try write(MPU9250Register.gyroConfig, configuration.settings.gyroRange.registerValue)
+        try write(MPU9250Register.accelConfig, configuration.settings.accelRange.registerValue)
         if part.hasAccelConfig2 { try write(MPU9250Register.accelConfig2, configuration.dlpf & 0x07) }
         // Bypass: the auxiliary bus joins the host bus, so an AK8963 (MPU-9250) or the HMC5883L of a GY-87
         // board answers directly. Harmless when nothing is on the auxiliary bus.
@@ -87,21 +81,9 @@ public struct InvenSenseCore<Bus: I2CBus> {
 
     /// One 14-byte transaction at 0x3B: AX AY AZ T GX GY GZ, big-endian int16 (SI units, chip frame).
     mutating func readIMU() throws(SensorError) -> ImuSample {
-        var raw = (UInt64(0), UInt64(0))  // 16 bytes of stack storage: nothing allocated per sample
-        do {
-            try withUnsafeMutableBytes(of: &raw) { (bytes) throws(I2CError) in
-                let b = UnsafeMutableBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[0..<14])
-                try bus.readRegisters(address: address, register: MPU9250Register.accelXHigh, into: b)
-            }
-        } catch { throw .bus(error) }
-        let accelScale = Units.standardGravity / configuration.accelRange.lsbPerG
-        let gyroScale = Units.radiansPerDegree / configuration.gyroRange.lsbPerDegreePerSecond
-        return withUnsafeBytes(of: &raw) { b in
-            func be(_ i: Int) -> Double { Double(Int16(bitPattern: UInt16(b[i]) << 8 | UInt16(b[i + 1]))) }
-            return ImuSample(accel: Vector3(be(0), be(2), be(4)) * accelScale,
-                             gyro: Vector3(be(8), be(10), be(12)) * gyroScale,
-                             temperature: be(6) / part.temperatureSensitivity + part.temperatureOffset)
-        }
+        try InertialBlock.read(&bus, address: address, register: MPU9250Register.accelXHigh)
+            .sample(accelAt: 0, gyroAt: 8, temperatureAt: 6, settings: configuration.settings,
+                    temperatureSensitivity: part.temperatureSensitivity, temperatureOffset: part.temperatureOffset)
     }
 
     /// False when the chip no longer holds our configuration: after a power loss PWR_MGMT_1 is back at its
@@ -119,12 +101,46 @@ public struct InvenSenseCore<Bus: I2CBus> {
             power = try bus.readRegister(address: address, register: MPU9250Register.powerManagement1)
         } catch { throw .bus(error) }
         return pin == MPU9250Bits.bypassEnable && power == MPU9250Bits.clockAutoPLL
-            && ranges.gyro == configuration.gyroRange.registerValue
-            && ranges.accel == configuration.accelRange.registerValue
+            && ranges.gyro == configuration.settings.gyroRange.registerValue
+            && ranges.accel == configuration.settings.accelRange.registerValue
     }
 
     private mutating func write(_ register: UInt8, _ value: UInt8) throws(SensorError) {
         do { try bus.writeRegister(address: address, register: register, value: value) } catch { throw .bus(error) }
+    }
+}
+
+/// The 14-byte data block every InvenSense IMU here reads in one transaction: accelerometer, gyroscope and
+/// temperature as seven big-endian int16, in an order of the chip's own. 16 bytes of stack storage: nothing
+/// is allocated per sample.
+struct InertialBlock {
+    private var raw = (UInt64(0), UInt64(0))
+
+    @inline(__always)
+    static func read<Bus: I2CBus>(_ bus: inout Bus, address: UInt8, register: UInt8) throws(SensorError) -> InertialBlock {
+        var block = InertialBlock()
+        do {
+            try withUnsafeMutableBytes(of: &block.raw) { (bytes) throws(I2CError) in
+                let b = UnsafeMutableBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[0..<14])
+                try bus.readRegisters(address: address, register: register, into: b)
+            }
+        } catch { throw .bus(error) }
+        return block
+    }
+
+    /// SI units, chip frame: the accelerometer's and gyroscope's three words from the given byte offsets,
+    /// temperature = word / sensitivity + offset (°C).
+    @inline(__always)
+    func sample(accelAt a: Int, gyroAt g: Int, temperatureAt t: Int, settings: IMUSettings,
+                temperatureSensitivity: Double, temperatureOffset: Double) -> ImuSample {
+        let accelScale = Units.standardGravity / settings.accelRange.lsbPerG
+        let gyroScale = Units.radiansPerDegree / settings.gyroRange.lsbPerDegreePerSecond
+        return withUnsafeBytes(of: raw) { b in
+            func be(_ i: Int) -> Double { Double(Int16(bitPattern: UInt16(b[i]) << 8 | UInt16(b[i + 1]))) }
+            return ImuSample(accel: Vector3(be(a), be(a + 2), be(a + 4)) * accelScale,
+                             gyro: Vector3(be(g), be(g + 2), be(g + 4)) * gyroScale,
+                             temperature: be(t) / temperatureSensitivity + temperatureOffset)
+        }
     }
 }
 
