@@ -3,13 +3,13 @@
 // Layers, bottom to top. A target imports only targets on lines above its own; targets on one line are peers and
 // do not import each other. Tests/LayerTests checks every `import` in Sources against this list, so keep it true.
 // layer: LibC, CLinux, CRealtime, CBench, CAllocCounter, BuildInfo
-// layer: Geometry, BrowserView
+// layer: Geometry
 // layer: Hardware
 // layer: Sensors
 // layer: Fusion, SensorCalibration, Gestures, Indicators
 // layer: Tracking, Simulation
 // layer: Formats, Cohorts
-// layer: EventStream
+// layer: EventStream, BrowserView
 // layer: Service
 // layer: Plots, SimulatedRuns
 // layer: Commands, Evaluation, Benchmarks
@@ -51,9 +51,6 @@ let package = Package(
         .target(name: "LibC", swiftSettings: strict),
         // Vectors, matrices, quaternions, units, angles and the mount: the floor every other layer stands on.
         .target(name: "Geometry", dependencies: ["LibC"], swiftSettings: strict),
-        // `headtrack view`'s HTTP server and page: an event stream client that serves 127.0.0.1 only. Knows
-        // nothing of the tracker but the stream's lines, and is linked only by the view command.
-        .target(name: "BrowserView", dependencies: ["LibC"], swiftSettings: strict),
         .target(name: "Hardware", dependencies: ["LibC", "CLinux"], swiftSettings: strict),
         .target(name: "Fusion", dependencies: ["LibC", "Geometry"], swiftSettings: fusionSettings),
         // Magnetometer hard/soft iron and gyro bias (the values, the ellipsoid fit, the guided session) and the
@@ -77,6 +74,10 @@ let package = Package(
         .target(name: "EventStream",
                 dependencies: ["LibC", "Geometry", "Hardware", "Sensors", "Fusion", "SensorCalibration", "Gestures", "Indicators", "Tracking", "Formats"],
                 swiftSettings: strict),
+        // `headtrack view`'s HTTP server and page: an event stream client that serves 127.0.0.1 only. Knows
+        // nothing of the tracker but the stream's lines (a peer of EventStream, so it cannot import it), takes
+        // its JSON string writer from Formats, and is linked only by the view command.
+        .target(name: "BrowserView", dependencies: ["LibC", "Formats"], swiftSettings: strict),
         // The daemon: session, fixed-rate loop, systemd, real-time mode, status, journal.
         .target(name: "Service",
                 dependencies: ["LibC", "Geometry", "Hardware", "Sensors", "Fusion", "SensorCalibration", "Gestures", "Indicators", "CRealtime",
