@@ -6,7 +6,7 @@
 // layer: Geometry
 // layer: Hardware
 // layer: Sensors
-// layer: Fusion, SensorCalibration, Gestures, Indicators
+// layer: Fusion, SensorCalibration, MountLearning, Gestures, Indicators
 // layer: Tracking, Simulation
 // layer: Formats, Cohorts
 // layer: EventStream, BrowserView
@@ -53,9 +53,10 @@ let package = Package(
         .target(name: "Geometry", dependencies: ["LibC"], swiftSettings: strict),
         .target(name: "Hardware", dependencies: ["LibC", "CLinux"], swiftSettings: strict),
         .target(name: "Fusion", dependencies: ["LibC", "Geometry"], swiftSettings: fusionSettings),
-        // Magnetometer hard/soft iron and gyro bias (the values, the ellipsoid fit, the guided session) and the
-        // mount learned from gravity at rest and nods (the learner, the guided step).
+        // Magnetometer hard/soft iron and gyro bias (the values, the ellipsoid fit, the guided session).
         .target(name: "SensorCalibration", dependencies: ["LibC", "Geometry"], swiftSettings: strict),
+        // The mount learned from gravity at rest and nods (the learner, the guided `calibrate --mount` step).
+        .target(name: "MountLearning", dependencies: ["LibC", "Geometry"], swiftSettings: strict),
         .target(name: "Sensors", dependencies: ["LibC", "Hardware", "Geometry"], swiftSettings: strict),
         .target(name: "Gestures", dependencies: ["LibC", "Geometry"], swiftSettings: strict),
         .target(name: "Indicators", dependencies: ["LibC", "Geometry"], swiftSettings: strict),
@@ -80,7 +81,7 @@ let package = Package(
         .target(name: "BrowserView", dependencies: ["LibC", "Formats"], swiftSettings: strict),
         // The daemon: session, fixed-rate loop, systemd, real-time mode, status, journal.
         .target(name: "Service",
-                dependencies: ["LibC", "Geometry", "Hardware", "Sensors", "Fusion", "SensorCalibration", "Gestures", "Indicators", "CRealtime",
+                dependencies: ["LibC", "Geometry", "Hardware", "Sensors", "Fusion", "SensorCalibration", "MountLearning", "Gestures", "Indicators", "CRealtime",
                                "Tracking", "Formats", "EventStream"],
                 swiftSettings: strict),
         // SVG pictures of a run (`demo --plot`, `replay --plot`, the eval plots): string building, no I/O per sample.
@@ -102,8 +103,8 @@ let package = Package(
                 swiftSettings: strict),
         // The daemon's command line: parses arguments and prints.
         .target(name: "Commands",
-                dependencies: ["LibC", "BuildInfo", "Hardware", "Sensors", "Geometry", "Fusion", "SensorCalibration", "Gestures", "Indicators",
-                               "Simulation", "Tracking", "Formats", "EventStream", "Service", "Plots", "SimulatedRuns", "BrowserView"],
+                dependencies: ["LibC", "BuildInfo", "Hardware", "Sensors", "Geometry", "Fusion", "SensorCalibration", "MountLearning", "Gestures",
+                               "Indicators", "Simulation", "Tracking", "Formats", "EventStream", "Service", "Plots", "SimulatedRuns", "BrowserView"],
                 swiftSettings: strict),
         // The lab's command line (bench, eval).
         .target(name: "LabCommands",
@@ -123,7 +124,7 @@ let package = Package(
         .testTarget(name: "HardwareTests", dependencies: ["Hardware"], swiftSettings: strict),
         .testTarget(name: "FusionTests", dependencies: ["Fusion", "SensorCalibration", "Geometry"], swiftSettings: strict),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Simulation", "Geometry"], swiftSettings: strict),
-        .testTarget(name: "MountLearningTests", dependencies: ["Cohorts", "SensorCalibration", "Simulation", "Geometry"], swiftSettings: strict),
+        .testTarget(name: "MountLearningTests", dependencies: ["Cohorts", "MountLearning", "Simulation", "Geometry"], swiftSettings: strict),
         .testTarget(name: "GesturesTests",
                     dependencies: ["Gestures", "Geometry", "Fusion", "SensorCalibration", "Sensors", "Tracking", "Formats", "Service", "Evaluation"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
