@@ -3,7 +3,7 @@
 // Layers, bottom to top. A target imports only targets on lines above its own; targets on one line are peers and
 // do not import each other. Tests/LayerTests checks every `import` in Sources against this list, so keep it true.
 // layer: LibC, CLinux, CRealtime, CBench, CAllocCounter, BuildInfo
-// layer: Geometry
+// layer: Geometry, ViewPage
 // layer: Hardware
 // layer: Sensors
 // layer: Fusion, SensorCalibration, MountLearning, Gestures, Indicators
@@ -49,6 +49,9 @@ let package = Package(
         .target(name: "BuildInfo", swiftSettings: strict, plugins: ["BuildStamp"]),
         // The C library (glibc or musl), imported in one place.
         .target(name: "LibC", swiftSettings: strict),
+        // The page `headtrack view` serves (HTML, CSS, JavaScript and icon as string literals), kept in the
+        // binary; nothing but the text, so the server's code is read apart from it.
+        .target(name: "ViewPage", swiftSettings: strict),
         // Vectors, matrices, quaternions, units, angles and the mount: the floor every other layer stands on.
         .target(name: "Geometry", dependencies: ["LibC"], swiftSettings: strict),
         .target(name: "Hardware", dependencies: ["LibC", "CLinux"], swiftSettings: strict),
@@ -75,10 +78,10 @@ let package = Package(
         .target(name: "EventStream",
                 dependencies: ["LibC", "Geometry", "Hardware", "Sensors", "Fusion", "SensorCalibration", "Gestures", "Indicators", "Tracking", "Formats"],
                 swiftSettings: strict),
-        // `headtrack view`'s HTTP server and page: an event stream client that serves 127.0.0.1 only. Knows
-        // nothing of the tracker but the stream's lines (a peer of EventStream, so it cannot import it), takes
-        // its JSON string writer from Formats, and is linked only by the view command.
-        .target(name: "BrowserView", dependencies: ["LibC", "Formats"], swiftSettings: strict),
+        // `headtrack view`'s HTTP server: an event stream client that serves 127.0.0.1 only. Knows nothing of
+        // the tracker but the stream's lines (a peer of EventStream, so it cannot import it), takes its JSON
+        // string writer from Formats, and is linked only by the view command.
+        .target(name: "BrowserView", dependencies: ["LibC", "Formats", "ViewPage"], swiftSettings: strict),
         // The daemon: session, fixed-rate loop, systemd, real-time mode, status, journal.
         .target(name: "Service",
                 dependencies: ["LibC", "Geometry", "Hardware", "Sensors", "Fusion", "SensorCalibration", "MountLearning", "Gestures", "Indicators", "CRealtime",
@@ -141,7 +144,7 @@ let package = Package(
                                                             "EventStream", "CAllocCounter"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "CommandsTests", dependencies: ["Cohorts", "Commands", "LabCommands", "Geometry", "Tracking", "Formats", "Service", "Evaluation", "Benchmarks", "Simulation"],
                     swiftSettings: strict),
-        .testTarget(name: "BrowserViewTests", dependencies: ["BrowserView"], swiftSettings: strict),
+        .testTarget(name: "BrowserViewTests", dependencies: ["BrowserView", "ViewPage"], swiftSettings: strict),
         // Replays every file of Fuzz/corpus (seeds and crash regressions) through the fuzz targets' code.
         .testTarget(name: "FuzzCorpusTests", dependencies: ["HeadtrackFuzz"], swiftSettings: strict),
     ]
