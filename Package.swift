@@ -12,11 +12,12 @@
 // layer: EventStream, BrowserView
 // layer: Service
 // layer: Plots, SimulatedRuns
-// layer: Commands, Evaluation, Benchmarks
+// layer: Commands, Evaluation, GestureMetrics, Benchmarks
 // layer: LabCommands
 // layer: headtrack, headtrack-lab, HeadtrackFuzz
 // Two products: `headtrack`, the daemon that travels to the headset (run, probe, calibrate, record, replay, demo),
-// and `headtrack-lab` (bench, eval), the only one that links Evaluation, Benchmarks, CBench and the malloc counter.
+// and `headtrack-lab` (bench, eval), the only one that links Evaluation, GestureMetrics,
+// Benchmarks, CBench and the malloc counter.
 import PackageDescription
 
 // Release builds specialise the generic hot path (driver over its bus, loop over bus, lines and clock)
@@ -93,10 +94,14 @@ let package = Package(
         .target(name: "SimulatedRuns",
                 dependencies: ["Geometry", "Hardware", "Sensors", "SensorCalibration", "Gestures", "Simulation", "Tracking", "Formats", "Service"],
                 swiftSettings: strict),
-        // Lab only: attitude, gesture, smoothing and calibration metrics and their reports.
+        // Lab only: attitude, smoothing and calibration metrics and their reports.
         .target(name: "Evaluation",
-                dependencies: ["Cohorts", "LibC", "Geometry", "Fusion", "SensorCalibration", "Gestures", "Indicators", "Tracking", "Formats", "EventStream",
-                               "Service", "Simulation", "Sensors", "Plots", "SimulatedRuns"],
+                dependencies: ["LibC", "Geometry", "Fusion", "SensorCalibration", "Indicators", "Tracking", "Formats", "Simulation"],
+                swiftSettings: strict),
+        // Lab only: gesture metrics (recordings against their truth, the synthetic cohort and its one-second
+        // windows) and the classic recipe they are compared with.
+        .target(name: "GestureMetrics",
+                dependencies: ["Cohorts", "LibC", "Geometry", "Gestures", "Sensors", "Simulation", "Tracking", "Formats"],
                 swiftSettings: strict),
         // Lab only: `bench` (stage cost, wake-up lateness against the C loop, allocations, memory, 1 kHz) and the
         // finder of the shared recordings it measures on.
@@ -112,7 +117,7 @@ let package = Package(
         // The lab's command line (bench, eval).
         .target(name: "LabCommands",
                 dependencies: ["Cohorts", "LibC", "BuildInfo", "Commands", "Geometry", "Fusion", "SensorCalibration", "Gestures", "Indicators", "Sensors",
-                               "Simulation", "Tracking", "Formats", "Service", "Plots", "SimulatedRuns", "Evaluation", "Benchmarks"],
+                               "Simulation", "Tracking", "Formats", "Service", "Plots", "SimulatedRuns", "Evaluation", "GestureMetrics", "Benchmarks"],
                 swiftSettings: strict),
         .executableTarget(name: "headtrack", dependencies: ["Commands"], swiftSettings: strict),
         .executableTarget(name: "headtrack-lab", dependencies: ["LabCommands"], swiftSettings: strict),
@@ -129,7 +134,7 @@ let package = Package(
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Simulation", "Geometry"], swiftSettings: strict),
         .testTarget(name: "MountLearningTests", dependencies: ["Cohorts", "MountLearning", "Simulation", "Geometry"], swiftSettings: strict),
         .testTarget(name: "GesturesTests",
-                    dependencies: ["Gestures", "Geometry", "Fusion", "SensorCalibration", "Sensors", "Tracking", "Formats", "Service", "Evaluation"],
+                    dependencies: ["Gestures", "Geometry", "Fusion", "SensorCalibration", "Sensors", "Tracking", "Formats", "Service", "GestureMetrics"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "IndicatorsTests", dependencies: ["Indicators", "Geometry"], swiftSettings: strict),
         .testTarget(name: "SimulationTests", dependencies: ["Cohorts", "Simulation", "Geometry"], swiftSettings: strict),
@@ -140,7 +145,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "ServiceTests", dependencies: ["Cohorts", "Service", "Tracking", "Formats", "EventStream", "Simulation", "Geometry"],
                     swiftSettings: strict),
-        .testTarget(name: "EvaluationTests", dependencies: ["Cohorts", "Evaluation", "Plots", "SimulatedRuns", "Geometry", "Tracking", "Formats",
+        .testTarget(name: "EvaluationTests", dependencies: ["Cohorts", "Evaluation", "GestureMetrics", "Plots", "SimulatedRuns", "Geometry", "Tracking", "Formats",
                                                             "EventStream", "CAllocCounter"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "CommandsTests", dependencies: ["Cohorts", "Commands", "LabCommands", "Geometry", "Tracking", "Formats", "Service", "Evaluation", "Benchmarks", "Simulation"],
                     swiftSettings: strict),
