@@ -3,20 +3,21 @@
 // Layers, bottom to top. A target imports only targets on lines above its own; targets on one line are peers and
 // do not import each other. Tests/LayerTests checks every `import` in Sources against this list, so keep it true.
 // layer: LibC, CLinux, CRealtime, CBench, CAllocCounter, BuildInfo
-// layer: Geometry, BrowserView
+// layer: Geometry, ViewPage
 // layer: Hardware
 // layer: Sensors
-// layer: Fusion, SensorCalibration, Gestures, Indicators
+// layer: Fusion, SensorCalibration, MountLearning, Gestures, Indicators
 // layer: Tracking, Simulation
 // layer: Formats, Cohorts
-// layer: EventStream
+// layer: EventStream, BrowserView
 // layer: Service
 // layer: Plots, SimulatedRuns
-// layer: Commands, Evaluation, Benchmarks
+// layer: Commands, Evaluation, GestureMetrics, Benchmarks
 // layer: LabCommands
 // layer: headtrack, headtrack-lab, HeadtrackFuzz
 // Two products: `headtrack`, the daemon that travels to the headset (run, probe, calibrate, record, replay, demo),
-// and `headtrack-lab` (bench, eval), the only one that links Evaluation, Benchmarks, CBench and the malloc counter.
+// and `headtrack-lab` (bench, eval), the only one that links Evaluation, GestureMetrics,
+// Benchmarks, CBench and the malloc counter.
 import PackageDescription
 
 // Release builds specialise the generic hot path (driver over its bus, loop over bus, lines and clock)
@@ -49,16 +50,17 @@ let package = Package(
         .target(name: "BuildInfo", swiftSettings: strict, plugins: ["BuildStamp"]),
         // The C library (glibc or musl), imported in one place.
         .target(name: "LibC", swiftSettings: strict),
+        // The page `headtrack view` serves (HTML, CSS, JavaScript and icon as string literals), kept in the
+        // binary; nothing but the text, so the server's code is read apart from it.
+        .target(name: "ViewPage", swiftSettings: strict),
         // Vectors, matrices, quaternions, units, angles and the mount: the floor every other layer stands on.
         .target(name: "Geometry", dependencies: ["LibC"], swiftSettings: strict),
-        // `headtrack view`'s HTTP server and page: an event stream client that serves 127.0.0.1 only. Knows
-        // nothing of the tracker but the stream's lines, and is linked only by the view command.
-        .target(name: "BrowserView", dependencies: ["LibC"], swiftSettings: strict),
         .target(name: "Hardware", dependencies: ["LibC", "CLinux"], swiftSettings: strict),
         .target(name: "Fusion", dependencies: ["LibC", "Geometry"], swiftSettings: fusionSettings),
-        // Magnetometer hard/soft iron and gyro bias (the values, the ellipsoid fit, the guided session) and the
-        // mount learned from gravity at rest and nods (the learner, the guided step).
+        // Magnetometer hard/soft iron and gyro bias (the values, the ellipsoid fit, the guided session).
         .target(name: "SensorCalibration", dependencies: ["LibC", "Geometry"], swiftSettings: strict),
+        // The mount learned from gravity at rest and nods (the learner, the guided `calibrate --mount` step).
+        .target(name: "MountLearning", dependencies: ["LibC", "Geometry"], swiftSettings: strict),
         .target(name: "Sensors", dependencies: ["LibC", "Hardware", "Geometry"], swiftSettings: strict),
         .target(name: "Gestures", dependencies: ["LibC", "Geometry"], swiftSettings: strict),
         .target(name: "Indicators", dependencies: ["LibC", "Geometry"], swiftSettings: strict),
@@ -77,9 +79,13 @@ let package = Package(
         .target(name: "EventStream",
                 dependencies: ["LibC", "Geometry", "Hardware", "Sensors", "Fusion", "SensorCalibration", "Gestures", "Indicators", "Tracking", "Formats"],
                 swiftSettings: strict),
+        // `headtrack view`'s HTTP server: an event stream client that serves 127.0.0.1 only. Knows nothing of
+        // the tracker but the stream's lines (a peer of EventStream, so it cannot import it), takes its JSON
+        // string writer from Formats, and is linked only by the view command.
+        .target(name: "BrowserView", dependencies: ["LibC", "Formats", "ViewPage"], swiftSettings: strict),
         // The daemon: session, fixed-rate loop, systemd, real-time mode, status, journal.
         .target(name: "Service",
-                dependencies: ["LibC", "Geometry", "Hardware", "Sensors", "Fusion", "SensorCalibration", "Gestures", "Indicators", "CRealtime",
+                dependencies: ["LibC", "Geometry", "Hardware", "Sensors", "Fusion", "SensorCalibration", "MountLearning", "Gestures", "Indicators", "CRealtime",
                                "Tracking", "Formats", "EventStream"],
                 swiftSettings: strict),
         // SVG pictures of a run (`demo --plot`, `replay --plot`, the eval plots): string building, no I/O per sample.
@@ -88,10 +94,14 @@ let package = Package(
         .target(name: "SimulatedRuns",
                 dependencies: ["Geometry", "Hardware", "Sensors", "SensorCalibration", "Gestures", "Simulation", "Tracking", "Formats", "Service"],
                 swiftSettings: strict),
-        // Lab only: attitude, gesture, smoothing and calibration metrics and their reports.
+        // Lab only: attitude, smoothing and calibration metrics and their reports.
         .target(name: "Evaluation",
-                dependencies: ["Cohorts", "LibC", "Geometry", "Fusion", "SensorCalibration", "Gestures", "Indicators", "Tracking", "Formats", "EventStream",
-                               "Service", "Simulation", "Sensors", "Plots", "SimulatedRuns"],
+                dependencies: ["LibC", "Geometry", "Fusion", "SensorCalibration", "Indicators", "Tracking", "Formats", "Simulation"],
+                swiftSettings: strict),
+        // Lab only: gesture metrics (recordings against their truth, the synthetic cohort and its one-second
+        // windows) and the classic recipe they are compared with.
+        .target(name: "GestureMetrics",
+                dependencies: ["Cohorts", "LibC", "Geometry", "Gestures", "Sensors", "Simulation", "Tracking", "Formats"],
                 swiftSettings: strict),
         // Lab only: `bench` (stage cost, wake-up lateness against the C loop, allocations, memory, 1 kHz) and the
         // finder of the shared recordings it measures on.
@@ -101,13 +111,13 @@ let package = Package(
                 swiftSettings: strict),
         // The daemon's command line: parses arguments and prints.
         .target(name: "Commands",
-                dependencies: ["LibC", "BuildInfo", "Hardware", "Sensors", "Geometry", "Fusion", "SensorCalibration", "Gestures", "Indicators",
-                               "Simulation", "Tracking", "Formats", "EventStream", "Service", "Plots", "SimulatedRuns", "BrowserView"],
+                dependencies: ["LibC", "BuildInfo", "Hardware", "Sensors", "Geometry", "Fusion", "SensorCalibration", "MountLearning", "Gestures",
+                               "Indicators", "Simulation", "Tracking", "Formats", "EventStream", "Service", "Plots", "SimulatedRuns", "BrowserView"],
                 swiftSettings: strict),
         // The lab's command line (bench, eval).
         .target(name: "LabCommands",
                 dependencies: ["Cohorts", "LibC", "BuildInfo", "Commands", "Geometry", "Fusion", "SensorCalibration", "Gestures", "Indicators", "Sensors",
-                               "Simulation", "Tracking", "Formats", "Service", "Plots", "SimulatedRuns", "Evaluation", "Benchmarks"],
+                               "Simulation", "Tracking", "Formats", "Service", "Plots", "SimulatedRuns", "Evaluation", "GestureMetrics", "Benchmarks"],
                 swiftSettings: strict),
         .executableTarget(name: "headtrack", dependencies: ["Commands"], swiftSettings: strict),
         .executableTarget(name: "headtrack-lab", dependencies: ["LabCommands"], swiftSettings: strict),
@@ -122,9 +132,9 @@ let package = Package(
         .testTarget(name: "HardwareTests", dependencies: ["Hardware"], swiftSettings: strict),
         .testTarget(name: "FusionTests", dependencies: ["Fusion", "SensorCalibration", "Geometry"], swiftSettings: strict),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Simulation", "Geometry"], swiftSettings: strict),
-        .testTarget(name: "MountLearningTests", dependencies: ["Cohorts", "SensorCalibration", "Simulation", "Geometry"], swiftSettings: strict),
+        .testTarget(name: "MountLearningTests", dependencies: ["Cohorts", "MountLearning", "Simulation", "Geometry"], swiftSettings: strict),
         .testTarget(name: "GesturesTests",
-                    dependencies: ["Gestures", "Geometry", "Fusion", "SensorCalibration", "Sensors", "Tracking", "Formats", "Service", "Evaluation"],
+                    dependencies: ["Gestures", "Geometry", "Fusion", "SensorCalibration", "Sensors", "Tracking", "Formats", "Service", "GestureMetrics"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "IndicatorsTests", dependencies: ["Indicators", "Geometry"], swiftSettings: strict),
         .testTarget(name: "SimulationTests", dependencies: ["Cohorts", "Simulation", "Geometry"], swiftSettings: strict),
@@ -135,11 +145,11 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "ServiceTests", dependencies: ["Cohorts", "Service", "Tracking", "Formats", "EventStream", "Simulation", "Geometry"],
                     swiftSettings: strict),
-        .testTarget(name: "EvaluationTests", dependencies: ["Cohorts", "Evaluation", "Plots", "SimulatedRuns", "Geometry", "Tracking", "Formats",
+        .testTarget(name: "EvaluationTests", dependencies: ["Cohorts", "Evaluation", "GestureMetrics", "Plots", "SimulatedRuns", "Geometry", "Tracking", "Formats",
                                                             "EventStream", "CAllocCounter"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "CommandsTests", dependencies: ["Cohorts", "Commands", "LabCommands", "Geometry", "Tracking", "Formats", "Service", "Evaluation", "Benchmarks", "Simulation"],
                     swiftSettings: strict),
-        .testTarget(name: "BrowserViewTests", dependencies: ["BrowserView"], swiftSettings: strict),
+        .testTarget(name: "BrowserViewTests", dependencies: ["BrowserView", "ViewPage"], swiftSettings: strict),
         // Replays every file of Fuzz/corpus (seeds and crash regressions) through the fuzz targets' code.
         .testTarget(name: "FuzzCorpusTests", dependencies: ["HeadtrackFuzz"], swiftSettings: strict),
     ]

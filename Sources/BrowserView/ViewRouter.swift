@@ -1,3 +1,5 @@
+import ViewPage
+
 /// What the view answers to a request: one of its files, the event stream, or a refusal that says why.
 public enum ViewRoute: Sendable, Equatable {
     case asset(PageAsset)

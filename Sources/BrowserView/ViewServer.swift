@@ -1,4 +1,5 @@
 import LibC
+import Formats
 
 /// `headtrack view`'s server: one thread, one poll loop. It reads the tracker's event stream as an ordinary
 /// client and passes every line on to a few browsers as server-sent events, with the page's own files, on
@@ -310,33 +311,10 @@ public final class ViewServer {
         if case let .waiting(why) = tracker.state { reason = why }
         let streams = connections.filter { $0.fd >= 0 && $0.phase == .stream }.count
         let text = "{\"type\":\"view\",\"tracker\":\(connected ? "\"connected\"" : "\"waiting\"")"
-            + ",\"reason\":\(ViewServer.quoted(reason)),\"socket\":\(ViewServer.quoted(settings.socketPath))"
+            + ",\"reason\":\(JSONValue.quoted(reason, forScript: true)),\"socket\":\(JSONValue.quoted(settings.socketPath, forScript: true))"
             + ",\"dropped\":\(c.dropped),\"streams\":\(streams),\"max_streams\":\(settings.maxStreams)"
             + ",\"uptime_s\":\(Int(monotonicSeconds() - started))}"
         return ServerSentEvents.event(text, name: "view")
-    }
-
-    /// A JSON string literal. Runtime's JSONValue.quoted does the same, but BrowserView stands below the
-    /// tracker's modules and links none of them; this one also escapes U+2028/9 for the page's script.
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 || u.value == 0x2028 || u.value == 0x2029 {
-                    let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        return out + "\""
     }
 }
 

@@ -1,6 +1,6 @@
 import LibC
 import Geometry
-import SensorCalibration
+import MountLearning
 import Hardware
 import Tracking
 import Formats

@@ -1,5 +1,6 @@
 import Geometry
 import SensorCalibration
+import MountLearning
 import Tracking
 import Formats
 

@@ -90,15 +90,8 @@ public final class AtomicFileWriter {
     public func write(_ bytes: [UInt8]) throws(FileError) {
         guard !killed else { return }
         if let failure { throw failure }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { LibC.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let e = errno
-                throw fail(FileError(path: path, message: "write failed: \(describeErrno(e))" + (e == ENOSPC ? " (disk full?)" : "")))
-            }
-            offset += n
+        if let e = Self.writeAll(bytes, to: fd) {
+            throw fail(FileError(path: path, message: "write failed: \(describeErrno(e))" + (e == ENOSPC ? " (disk full?)" : "")))
         }
     }
 
@@ -171,16 +164,9 @@ public final class AtomicFileWriter {
             do { old = try FileIO.read(target) } catch { throw FileError(path: path, message: "cannot keep the old file as \(previous): \(error.message)") }
             let fd = open(staging, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
             if fd < 0 { throw FileError(path: path, message: "cannot create \(staging): \(describeErrno(errno))") }
-            var offset = 0
-            while offset < old.count {
-                let n = old[offset...].withUnsafeBytes { LibC.write(fd, $0.baseAddress, $0.count) }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    let e = errno
-                    close(fd); unlink(staging)
-                    throw FileError(path: path, message: "cannot write \(staging): \(describeErrno(e))")
-                }
-                offset += n
+            if let e = Self.writeAll(old, to: fd) {
+                close(fd); unlink(staging)
+                throw FileError(path: path, message: "cannot write \(staging): \(describeErrno(e))")
             }
             let synced = fsync(fd) == 0
             close(fd)
@@ -197,6 +183,21 @@ public final class AtomicFileWriter {
     }
 
     // MARK: Helpers
+
+    /// Writes all of `bytes` to `fd`, again after a signal (EINTR) or a short write; the errno of a failure,
+    /// nil when all was written.
+    static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { LibC.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += n
+        }
+        return nil
+    }
 
     static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }

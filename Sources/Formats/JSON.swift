@@ -21,7 +21,11 @@ public enum JSONValue: Equatable, Sendable {
     }
 
     /// `text` as a JSON string literal, quotes included (the writer every report uses).
-    public static func quoted(_ text: String) -> String {
+    public static func quoted(_ text: String) -> String { quoted(text, forScript: false) }
+
+    /// `forScript` also escapes U+2028 and U+2029, which JSON allows raw but older JavaScript does not
+    /// (`headtrack view`'s page).
+    public static func quoted(_ text: String, forScript: Bool) -> String {
         var out = "\""
         for u in text.unicodeScalars {
             switch u {
@@ -31,7 +35,7 @@ public enum JSONValue: Equatable, Sendable {
             case "\t": out += "\\t"
             case "\r": out += "\\r"
             default:
-                if u.value < 0x20 {
+                if u.value < 0x20 || (forScript && (u.value == 0x2028 || u.value == 0x2029)) {
                     let hex = String(u.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {

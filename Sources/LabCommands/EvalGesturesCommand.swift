@@ -1,7 +1,7 @@
 import Service
 import LibC
 import Commands
-import Evaluation
+import GestureMetrics
 import Gestures
 import Formats
 import Sensors

@@ -35,7 +35,10 @@ public struct MagnetometerCorrection: Sendable, Equatable, Codable {
 /// samples is weighed out instead of bending the ellipsoid. Samples are centred on their mean and scaled by
 /// their RMS distance first, so the normal equations stay well conditioned whatever the offset and unit.
 public enum EllipsoidFit {
-    public struct Result: Sendable, Equatable {
+    /// What a fit found and how well, without its cells: all `MagnetometerAutoCalibration` keeps of its latest
+    /// fit (a result kept there must not hold on to the fit's coverage buffer, which the fit after next fills
+    /// again in place).
+    public struct Figures: Sendable, Equatable {
         public var correction: MagnetometerCorrection
         /// Strength of the corrected field (same unit as the samples, µT).
         public var fieldStrength: Double
@@ -49,14 +52,22 @@ public enum EllipsoidFit {
         /// field strength. 0.577 for directions spread over the whole sphere, 0.29 for one hemisphere, about 0
         /// for a turn about one axis (a circle) or a sensor that did not turn at all (a noise blob).
         public var spread: Double
+        public var samples: Int
+    }
+
+    /// A fit: its `Figures` (read as the result's own fields), the shape of the ellipsoid and the cells.
+    @dynamicMemberLookup
+    public struct Result: Sendable, Equatable {
+        public var figures: Figures
         /// Ratio of the longest to the shortest ellipsoid axis: close to 1 for a sensor without much iron.
         public var axisRatio: Double
-        public var samples: Int
         /// Most consecutive samples (in the order given) beyond the robust cut-off.
         public var longestOutlierRun: Int
         /// The inliers per sphere cell around the fitted centre, from which `coverage` is counted (the live
         /// view draws them).
         public var cells: SphereCoverage
+
+        public subscript<T>(dynamicMember field: KeyPath<Figures, T>) -> T { figures[keyPath: field] }
     }
 
     public enum Failure: Error, Equatable, CustomStringConvertible {
@@ -218,12 +229,12 @@ public enum EllipsoidFit {
             moments.add(c)
         }
         guard inliers > 0 else { throw .notAnEllipsoid }
-        return Result(correction: correction, fieldStrength: strength,
-                      relativeResidual: (squares / Double(inliers)).squareRoot(),
-                      inlierFraction: Double(inliers) / Double(samples.count),
-                      coverage: coverage.fraction(minimumCount: samplesPerCell),
-                      spread: moments.smallestDeviation / strength, axisRatio: e.axisRatio, samples: samples.count,
-                      longestOutlierRun: longestRun, cells: coverage)
+        let figures = Figures(correction: correction, fieldStrength: strength,
+                              relativeResidual: (squares / Double(inliers)).squareRoot(),
+                              inlierFraction: Double(inliers) / Double(samples.count),
+                              coverage: coverage.fraction(minimumCount: samplesPerCell),
+                              spread: moments.smallestDeviation / strength, samples: samples.count)
+        return Result(figures: figures, axisRatio: e.axisRatio, longestOutlierRun: longestRun, cells: coverage)
     }
 
     /// Reweighting rounds: Tukey IRLS settles in 3–6 on real turns; the cap bounds the work.

@@ -144,19 +144,7 @@ public struct MagnetometerAutoCalibration: Sendable {
     public private(set) var refusedSamples = 0
     public private(set) var latestJudgement: Judgement? = nil
     /// The most recent fit, accepted or not (what the view shows while learning).
-    public private(set) var latestFit: FitSummary? = nil
-
-    /// A fit's figures (`EllipsoidFit.Result` without its cells: a result kept here must not hold on to the
-    /// fit's coverage buffer, which the fit after next fills again in place).
-    public struct FitSummary: Sendable, Equatable {
-        public var correction: MagnetometerCorrection
-        public var fieldStrength: Double
-        public var relativeResidual: Double
-        public var inlierFraction: Double
-        public var coverage: Double
-        public var spread: Double
-        public var samples: Int
-    }
+    public private(set) var latestFit: EllipsoidFit.Figures? = nil
 
     /// The established correction the one in use replaced, kept to come back to.
     private var previous: (correction: MagnetometerCorrection, quality: Calibration.FitQuality?, source: Source)? = nil
@@ -267,8 +255,7 @@ public struct MagnetometerAutoCalibration: Sendable {
             candidate = fitter.result.flatMap { plausible($0) ? $0 : nil }
             freshFit = fitter.result
             if let r = fitter.result {
-                latestFit = FitSummary(correction: r.correction, fieldStrength: r.fieldStrength, relativeResidual: r.relativeResidual,
-                                       inlierFraction: r.inlierFraction, coverage: r.coverage, spread: r.spread, samples: r.samples)
+                latestFit = r.figures
             }
             judgeFrom = fitter.sequenceLimit
             fitter.abandon()

@@ -160,12 +160,12 @@ struct SlicedEllipsoidFit: Sendable {
             guard inliers > 0, let e = ellipsoid else { stage = .failed; return }
             let strength = e.radius * scale
             let coverage = secondCoverage ? coverages.1 : coverages.0
-            result = EllipsoidFit.Result(correction: correction, fieldStrength: strength,
-                                         relativeResidual: (squares / Double(inliers)).squareRoot(),
-                                         inlierFraction: Double(inliers) / Double(visited),
-                                         coverage: coverage.fraction(minimumCount: samplesPerCell),
-                                         spread: moments.smallestDeviation / strength, axisRatio: e.axisRatio,
-                                         samples: visited, longestOutlierRun: 0, cells: coverage)
+            let figures = EllipsoidFit.Figures(correction: correction, fieldStrength: strength,
+                                               relativeResidual: (squares / Double(inliers)).squareRoot(),
+                                               inlierFraction: Double(inliers) / Double(visited),
+                                               coverage: coverage.fraction(minimumCount: samplesPerCell),
+                                               spread: moments.smallestDeviation / strength, samples: visited)
+            result = EllipsoidFit.Result(figures: figures, axisRatio: e.axisRatio, longestOutlierRun: 0, cells: coverage)
             stage = .done
         case .idle, .done, .failed:
             return

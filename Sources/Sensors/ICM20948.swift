@@ -48,25 +48,21 @@ public enum ICM20948Value {
 /// Driver for the ICM-20948 accel/gyro by direct register polling, with its AK09916 made reachable at 0x0C
 /// through the bypass. Leaves bank 0 selected after every call, so per-sample reads need no bank switch.
 public struct ICM20948<Bus: I2CBus> {
+    /// The rate, ranges and identity check every IMU driver takes (`settings`), and the DLPF.
     public struct Configuration: Sendable, Equatable {
-        public var gyroRange: GyroRange = .dps500
-        public var accelRange: AccelRange = .g4
+        public var settings = IMUSettings()
         /// GYRO_DLPFCFG / ACCEL_DLPFCFG 3: 51.2 Hz gyro, 50.4 Hz accel bandwidth — above head motion (under
         /// 20 Hz), below the Nyquist rate of 225 Hz sampling.
         public var dlpf: UInt8 = 3
-        public var sampleRateHz = IMUSettings.defaultSampleRateHz
-        public var acceptUnknownIdentity = false
         public init() {}
+        init(settings: IMUSettings) { self.settings = settings }
 
-        /// Divider for 1125 Hz / (1 + div), rounded down so the chip is never slower than the loop
-        /// (200 Hz → 4 → 225 Hz).
-        public var sampleRateDivider: UInt8 {
-            UInt8(clamping: Int((ICM20948Value.internalRateHz / max(4.4, min(1125, sampleRateHz))).rounded(.down)) - 1)
-        }
+        /// Divider for 1125 Hz / (1 + div) (200 Hz → 4 → 225 Hz).
+        public var sampleRateDivider: UInt8 { settings.sampleRateDivider(internalRateHz: ICM20948Value.internalRateHz, slowestHz: 4.4) }
         /// GYRO_CONFIG_1: DLPFCFG in 5:3, FS_SEL in 2:1, FCHOICE 1 (DLPF on).
-        public var gyroConfig1: UInt8 { (dlpf & 7) << 3 | gyroRange.rawValue << 1 | 1 }
+        public var gyroConfig1: UInt8 { (dlpf & 7) << 3 | settings.gyroRange.rawValue << 1 | 1 }
         /// ACCEL_CONFIG: DLPFCFG in 5:3, FS_SEL in 2:1, FCHOICE 1.
-        public var accelConfig: UInt8 { (dlpf & 7) << 3 | accelRange.rawValue << 1 | 1 }
+        public var accelConfig: UInt8 { (dlpf & 7) << 3 | settings.accelRange.rawValue << 1 | 1 }
     }
 
     public var bus: Bus
@@ -87,7 +83,7 @@ public struct ICM20948<Bus: I2CBus> {
     public mutating func initialize(delay: (Double) -> Void, reset: Bool = true) throws(SensorError) {
         try write(ICM20948Register.bankSelect, ICM20948Value.bank0)
         do { whoAmI = try bus.readRegister(address: address, register: ICM20948Register.whoAmI) } catch { throw .bus(error) }
-        guard whoAmI == ICM20948Value.whoAmI || configuration.acceptUnknownIdentity else {
+        guard whoAmI == ICM20948Value.whoAmI || configuration.settings.acceptUnknownIdentity else {
             throw .unexpectedIdentity(bus: bus.name, address: address, register: ICM20948Register.whoAmI,
                                       found: whoAmI, expected: "0xea (ICM-20948, bank 0 register 0x00)")
         }
@@ -119,8 +115,8 @@ public struct ICM20948<Bus: I2CBus> {
                 try bus.readRegisters(address: address, register: ICM20948Register.accelXHigh, into: b)
             }
         } catch { throw .bus(error) }
-        let accelScale = Units.standardGravity / configuration.accelRange.lsbPerG
-        let gyroScale = Units.radiansPerDegree / configuration.gyroRange.lsbPerDegreePerSecond
+        let accelScale = Units.standardGravity / configuration.settings.accelRange.lsbPerG
+        let gyroScale = Units.radiansPerDegree / configuration.settings.gyroRange.lsbPerDegreePerSecond
         return withUnsafeBytes(of: &raw) { b in
             func be(_ i: Int) -> Double { Double(Int16(bitPattern: UInt16(b[i]) << 8 | UInt16(b[i + 1]))) }
             return ImuSample(accel: Vector3(be(0), be(2), be(4)) * accelScale,

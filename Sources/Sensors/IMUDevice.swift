@@ -29,28 +29,14 @@ public struct IMUSettings: Sendable, Equatable {
     public var acceptUnknownIdentity = false
     public init() {}
 
-    /// These settings in a driver's own configuration type (its other fields keep their defaults).
-    func driverConfiguration<C: IMUDriverConfiguration>() -> C {
-        var c = C()
-        c.sampleRateHz = sampleRateHz
-        c.gyroRange = gyroRange
-        c.accelRange = accelRange
-        c.acceptUnknownIdentity = acceptUnknownIdentity
-        return c
+    /// The divider of a chip that runs at `internalRateHz / (1 + divider)`, for `sampleRateHz` clamped to
+    /// `slowestHz...internalRateHz`. Rounded down so the chip is never slower than the loop: a slower chip
+    /// would hand the loop the same sample twice (rounding to nearest made a 180 Hz request run an MPU at
+    /// 166.7 Hz).
+    func sampleRateDivider(internalRateHz: Double, slowestHz: Double) -> UInt8 {
+        UInt8(clamping: Int((internalRateHz / max(slowestHz, min(internalRateHz, sampleRateHz))).rounded(.down)) - 1)
     }
 }
-
-/// The fields every IMU driver's configuration shares with `IMUSettings`.
-protocol IMUDriverConfiguration {
-    init()
-    var sampleRateHz: Double { get set }
-    var gyroRange: GyroRange { get set }
-    var accelRange: AccelRange { get set }
-    var acceptUnknownIdentity: Bool { get set }
-}
-
-extension InvenSenseConfiguration: IMUDriverConfiguration {}
-extension ICM20948.Configuration: IMUDriverConfiguration {}
 
 /// One IMU driver, chosen at start-up. A switch per call instead of an existential: the loop stays generic
 /// over the bus, and nothing is boxed or dynamically dispatched per sample.
@@ -62,10 +48,10 @@ public enum IMUDevice<Bus: I2CBus> {
 
     public init(kind: IMUKind, bus: Bus, address: UInt8, settings: IMUSettings = IMUSettings()) {
         switch kind {
-        case .mpu6050: self = .mpu6050(MPU6050(bus: bus, address: address, configuration: settings.driverConfiguration()))
-        case .mpu6500: self = .mpu6500(MPU6500(bus: bus, address: address, configuration: settings.driverConfiguration()))
-        case .mpu9250: self = .mpu9250(MPU9250(bus: bus, address: address, configuration: settings.driverConfiguration()))
-        case .icm20948: self = .icm20948(ICM20948(bus: bus, address: address, configuration: settings.driverConfiguration()))
+        case .mpu6050: self = .mpu6050(MPU6050(bus: bus, address: address, configuration: .init(settings: settings)))
+        case .mpu6500: self = .mpu6500(MPU6500(bus: bus, address: address, configuration: .init(settings: settings)))
+        case .mpu9250: self = .mpu9250(MPU9250(bus: bus, address: address, configuration: .init(settings: settings)))
+        case .icm20948: self = .icm20948(ICM20948(bus: bus, address: address, configuration: .init(settings: settings)))
         }
     }
 

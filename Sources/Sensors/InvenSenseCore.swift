@@ -1,25 +1,19 @@
 import Geometry
 import Hardware
 
-/// Settings of the MPU-6050, MPU-6500 and MPU-9250 drivers.
+/// Settings of the MPU-6050, MPU-6500 and MPU-9250 drivers: the rate, ranges and identity check every IMU
+/// driver takes (`settings`), and the DLPF. The chip runs at 1 kHz / (1 + SMPLRT_DIV), never slower than
+/// `settings.sampleRateHz`.
 public struct InvenSenseConfiguration: Sendable, Equatable {
-    public var gyroRange: GyroRange = .dps500
-    public var accelRange: AccelRange = .g4
+    public var settings = IMUSettings()
     /// DLPF_CFG for CONFIG (and ACCEL_CONFIG2 on the 6500): 2 = about 94 Hz gyro / 92 Hz accel, ample for head
     /// motion (under 20 Hz) while still anti-aliasing at 200 Hz sampling.
     public var dlpf: UInt8 = 2
-    /// Wanted output rate (Hz); the chip runs at 1 kHz / (1 + SMPLRT_DIV), never slower than this.
-    public var sampleRateHz = IMUSettings.defaultSampleRateHz
-    /// Accept a WHO_AM_I the driver does not list. Set when the user pinned the chip in the config, or when
-    /// detection found a known register-compatible part: WHO_AM_I is a hint, clones answer odd values.
-    public var acceptUnknownIdentity = false
     public init() {}
+    init(settings: IMUSettings) { self.settings = settings }
 
-    /// SMPLRT_DIV with the DLPF on (1 kHz internal rate). Rounded down so the chip is never slower than the
-    /// loop: a slower chip would hand the loop the same sample twice.
-    public var sampleRateDivider: UInt8 {
-        UInt8(clamping: Int((1000 / max(4, min(1000, sampleRateHz))).rounded(.down)) - 1)
-    }
+    /// SMPLRT_DIV with the DLPF on (1 kHz internal rate).
+    public var sampleRateDivider: UInt8 { settings.sampleRateDivider(internalRateHz: 1000, slowestHz: 4) }
 }
 
 /// What differs between the members of the InvenSense MPU family that share the register map of
@@ -62,7 +56,7 @@ public struct InvenSenseCore<Bus: I2CBus> {
     /// from a power loss and so is already in its reset state.
     mutating func initialize(delay: (Double) -> Void, reset: Bool) throws(SensorError) {
         do { whoAmI = try bus.readRegister(address: address, register: MPU9250Register.whoAmI) } catch { throw .bus(error) }
-        guard part.identities[whoAmI] != nil || configuration.acceptUnknownIdentity else {
+        guard part.identities[whoAmI] != nil || configuration.settings.acceptUnknownIdentity else {
             throw .unexpectedIdentity(bus: bus.name, address: address, register: MPU9250Register.whoAmI,
                                       found: whoAmI, expected: part.expected)
         }
@@ -76,8 +70,8 @@ public struct InvenSenseCore<Bus: I2CBus> {
         delay(0.01)
         try write(MPU9250Register.config, configuration.dlpf & 0x07)
         try write(MPU9250Register.smplrtDiv, configuration.sampleRateDivider)
-        try write(MPU9250Register.gyroConfig, configuration.gyroRange.registerValue)
-        try write(MPU9250Register.accelConfig, configuration.accelRange.registerValue)
+        try write(MPU9250Register.gyroConfig, configuration.settings.gyroRange.registerValue)
+        try write(MPU9250Register.accelConfig, configuration.settings.accelRange.registerValue)
         if part.hasAccelConfig2 { try write(MPU9250Register.accelConfig2, configuration.dlpf & 0x07) }
         // Bypass: the auxiliary bus joins the host bus, so an AK8963 (MPU-9250) or the HMC5883L of a GY-87
         // board answers directly. Harmless when nothing is on the auxiliary bus.
@@ -94,8 +88,8 @@ public struct InvenSenseCore<Bus: I2CBus> {
                 try bus.readRegisters(address: address, register: MPU9250Register.accelXHigh, into: b)
             }
         } catch { throw .bus(error) }
-        let accelScale = Units.standardGravity / configuration.accelRange.lsbPerG
-        let gyroScale = Units.radiansPerDegree / configuration.gyroRange.lsbPerDegreePerSecond
+        let accelScale = Units.standardGravity / configuration.settings.accelRange.lsbPerG
+        let gyroScale = Units.radiansPerDegree / configuration.settings.gyroRange.lsbPerDegreePerSecond
         return withUnsafeBytes(of: &raw) { b in
             func be(_ i: Int) -> Double { Double(Int16(bitPattern: UInt16(b[i]) << 8 | UInt16(b[i + 1]))) }
             return ImuSample(accel: Vector3(be(0), be(2), be(4)) * accelScale,
@@ -119,8 +113,8 @@ public struct InvenSenseCore<Bus: I2CBus> {
             power = try bus.readRegister(address: address, register: MPU9250Register.powerManagement1)
         } catch { throw .bus(error) }
         return pin == MPU9250Bits.bypassEnable && power == MPU9250Bits.clockAutoPLL
-            && ranges.gyro == configuration.gyroRange.registerValue
-            && ranges.accel == configuration.accelRange.registerValue
+            && ranges.gyro == configuration.settings.gyroRange.registerValue
+            && ranges.accel == configuration.settings.accelRange.registerValue
     }
 
     private mutating func write(_ register: UInt8, _ value: UInt8) throws(SensorError) {

@@ -144,13 +144,13 @@ extension IMUDevice {
         switch self {
         case let .mpu6050(d):
             return InvenSenseFIFO(capacity: 1024, sampleRateDivider: d.configuration.sampleRateDivider,
-                                  accelRange: d.configuration.accelRange, gyroRange: d.configuration.gyroRange)
+                                  accelRange: d.configuration.settings.accelRange, gyroRange: d.configuration.settings.gyroRange)
         case let .mpu6500(d):
             return InvenSenseFIFO(capacity: 512, sampleRateDivider: d.configuration.sampleRateDivider,
-                                  accelRange: d.configuration.accelRange, gyroRange: d.configuration.gyroRange)
+                                  accelRange: d.configuration.settings.accelRange, gyroRange: d.configuration.settings.gyroRange)
         case let .mpu9250(d):
             return InvenSenseFIFO(capacity: 512, sampleRateDivider: d.configuration.sampleRateDivider,
-                                  accelRange: d.configuration.accelRange, gyroRange: d.configuration.gyroRange)
+                                  accelRange: d.configuration.settings.accelRange, gyroRange: d.configuration.settings.gyroRange)
         case .icm20948:
             return nil
         }

@@ -32,7 +32,7 @@ public struct MPU6500<Bus: I2CBus>: InvenSenseCoreDriver {
 
     public init(bus: Bus, address: UInt8 = 0x68, configuration: InvenSenseConfiguration = InvenSenseConfiguration()) {
         var identities = MPU6500<Bus>.part.identities
-        if configuration.acceptUnknownIdentity {
+        if configuration.settings.acceptUnknownIdentity {
             identities.merge(MPU6500Value.compatibleIdentities) { a, _ in a }
         }
         core = InvenSenseCore(bus: bus, address: address, configuration: configuration, part: InvenSensePart(

@@ -34,7 +34,7 @@ public struct MPU9250<Bus: I2CBus> {
         do {
             whoAmI = try bus.readRegister(address: address, register: MPU9250Register.whoAmI)
         } catch { throw .bus(error) }
-        guard MPU9250<Bus>.knownWhoAmI[whoAmI] != nil || configuration.acceptUnknownIdentity else {
+        guard MPU9250<Bus>.knownWhoAmI[whoAmI] != nil || configuration.settings.acceptUnknownIdentity else {
             throw .unexpectedIdentity(bus: bus.name, address: address, register: MPU9250Register.whoAmI,
                                       found: whoAmI, expected: "0x71 (MPU-9250) or 0x73 (MPU-9255)")
         }
@@ -51,8 +51,8 @@ public struct MPU9250<Bus: I2CBus> {
     private mutating func configureSensors() throws(SensorError) {
         try write(MPU9250Register.config, configuration.dlpf & 0x07)
         try write(MPU9250Register.smplrtDiv, configuration.sampleRateDivider)
-        try write(MPU9250Register.gyroConfig, configuration.gyroRange.registerValue)  // FCHOICE_B = 00: DLPF in use
-        try write(MPU9250Register.accelConfig, configuration.accelRange.registerValue)
+        try write(MPU9250Register.gyroConfig, configuration.settings.gyroRange.registerValue)  // FCHOICE_B = 00: DLPF in use
+        try write(MPU9250Register.accelConfig, configuration.settings.accelRange.registerValue)
         try write(MPU9250Register.accelConfig2, configuration.dlpf & 0x07)
         // Bypass mode: internal I²C master off, auxiliary bus joined to the host bus so the AK8963 answers at 0x0C.
         try write(MPU9250Register.userControl, 0x00)
@@ -72,8 +72,8 @@ public struct MPU9250<Bus: I2CBus> {
         } catch { throw .bus(error) }
         return withUnsafeBytes(of: &raw) { b in
             func be(_ i: Int) -> Double { Double(Int16(bitPattern: UInt16(b[i]) << 8 | UInt16(b[i + 1]))) }
-            let accelScale = Units.standardGravity / configuration.accelRange.lsbPerG
-            let gyroScale = Units.radiansPerDegree / configuration.gyroRange.lsbPerDegreePerSecond
+            let accelScale = Units.standardGravity / configuration.settings.accelRange.lsbPerG
+            let gyroScale = Units.radiansPerDegree / configuration.settings.gyroRange.lsbPerDegreePerSecond
             return ImuSample(
                 accel: Vector3(be(0), be(2), be(4)) * accelScale,
                 gyro: Vector3(be(8), be(10), be(12)) * gyroScale,
@@ -90,7 +90,7 @@ public struct MPU9250<Bus: I2CBus> {
             pin = try bus.readRegister(address: address, register: MPU9250Register.intPinConfig)
             gyro = try bus.readRegister(address: address, register: MPU9250Register.gyroConfig)
         } catch { throw .bus(error) }
-        return pin == MPU9250Bits.bypassEnable && gyro == configuration.gyroRange.registerValue
+        return pin == MPU9250Bits.bypassEnable && gyro == configuration.settings.gyroRange.registerValue
     }
 
     private mutating func write(_ register: UInt8, _ value: UInt8) throws(SensorError) {

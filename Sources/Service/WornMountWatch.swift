@@ -1,6 +1,6 @@
 import LibC
 import Geometry
-import SensorCalibration
+import MountLearning
 
 /// Learning the mount while the headset is worn, from what only a head does: a rhythm of nods turns the head
 /// about its left-right axis, chin-down first, and gravity in the rest just before it says which way is up. The running service

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BrowserView
+import ViewPage
 
 /// What each request gets: the page's four files and the stream, and a refusal that names the problem for
 /// anything else, including requests a page of another site could make through DNS rebinding.

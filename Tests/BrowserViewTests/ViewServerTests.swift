@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import Testing
 @testable import BrowserView
+import ViewPage
 
 /// The server with real sockets: a browser's requests over TCP, a tracker's stream over AF_UNIX (a fake one,
 /// written here, that sends the lines the test chooses), and the server stepped by the test itself.

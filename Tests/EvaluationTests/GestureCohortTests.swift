@@ -3,7 +3,7 @@ import Gestures
 import Simulation
 import Cohorts
 import Testing
-@testable import Evaluation
+@testable import GestureMetrics
 
 /// The detector on the seeded synthetic cohort (`GestureCohort`): virtual wearers and devices drawn from the
 /// gesture model. The truth is what each virtual wearer was made to do. Seeded, so the floors are exact

@@ -2,7 +2,7 @@ import Gestures
 import Simulation
 import Cohorts
 import Testing
-@testable import Evaluation
+@testable import GestureMetrics
 
 /// The cohort cut into one-second windows, each replayed from a fresh start (`GestureCohortWindows`), as
 /// earbud datasets are. The truth is what each virtual wearer was made to do and where the window was cut.

@@ -1,7 +1,7 @@
 import Gestures
 import Formats
 import Testing
-@testable import Evaluation
+@testable import GestureMetrics
 
 /// The scoring rule of the shared recordings, on hand-made detections: a detection hits a same-label bout in
 /// [start − 0.3 s, end + 1.0 s]; each bout once; repeats inside a hit bout are ignored; anything else is false.

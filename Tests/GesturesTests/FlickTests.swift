@@ -1,4 +1,4 @@
-import Evaluation
+import GestureMetrics
 import Geometry
 import Tracking
 import Sensors

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Evaluation
+import GestureMetrics
 import Fusion
 import Geometry
 import Tracking

@@ -1,4 +1,4 @@
-import Evaluation
+import GestureMetrics
 import Foundation
 import Geometry
 import Formats

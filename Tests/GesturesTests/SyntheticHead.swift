@@ -4,7 +4,7 @@ import Glibc
 import Geometry
 import Tracking
 import Sensors
-import Evaluation
+import GestureMetrics
 import Tracking
 import Gestures
 

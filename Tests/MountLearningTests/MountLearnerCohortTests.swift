@@ -1,5 +1,5 @@
 import Geometry
-import SensorCalibration
+import MountLearning
 import Simulation
 import Cohorts
 import Testing

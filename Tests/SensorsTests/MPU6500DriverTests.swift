@@ -52,7 +52,7 @@ import Testing
             try strict.initialize(delay: { _ in })
         }
         var c = InvenSenseConfiguration()
-        c.acceptUnknownIdentity = true
+        c.settings.acceptUnknownIdentity = true
         var lenient = MPU6500(bus: b.bus, configuration: c)
         try lenient.initialize(delay: { _ in })
         #expect(lenient.chipName.contains("0x75"))

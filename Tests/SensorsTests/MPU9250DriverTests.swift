@@ -24,7 +24,7 @@ import Testing
     @Test func sampleRateIsNeverBelowTheRequest() {
         for hz in [10.0, 100, 180, 199, 200, 250, 333, 450, 700, 1000] {
             var c = MPU9250<SimulatedI2CBus>.Configuration()
-            c.sampleRateHz = hz
+            c.settings.sampleRateHz = hz
             #expect(1000 / (1 + Double(c.sampleRateDivider)) >= hz, "\(hz) Hz")
         }
     }
