@@ -108,21 +108,9 @@ public struct ICM20948<Bus: I2CBus> {
 
     /// One 14-byte read at 0x2D (bank 0): accel, gyro, then temperature; SI units, chip frame.
     public mutating func readIMU() throws(SensorError) -> ImuSample {
-        var raw = (UInt64(0), UInt64(0))
-        do {
-            try withUnsafeMutableBytes(of: &raw) { (bytes) throws(I2CError) in
-                let b = UnsafeMutableBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[0..<14])
-                try bus.readRegisters(address: address, register: ICM20948Register.accelXHigh, into: b)
-            }
-        } catch { throw .bus(error) }
-        let accelScale = Units.standardGravity / configuration.settings.accelRange.lsbPerG
-        let gyroScale = Units.radiansPerDegree / configuration.settings.gyroRange.lsbPerDegreePerSecond
-        return withUnsafeBytes(of: &raw) { b in
-            func be(_ i: Int) -> Double { Double(Int16(bitPattern: UInt16(b[i]) << 8 | UInt16(b[i + 1]))) }
-            return ImuSample(accel: Vector3(be(0), be(2), be(4)) * accelScale,
-                             gyro: Vector3(be(6), be(8), be(10)) * gyroScale,
-                             temperature: be(12) / ICM20948Value.temperatureSensitivity + ICM20948Value.temperatureOffset)
-        }
+        try InertialBlock.read(&bus, address: address, register: ICM20948Register.accelXHigh)
+            .sample(accelAt: 0, gyroAt: 6, temperatureAt: 12, settings: configuration.settings,
+                    temperatureSensitivity: ICM20948Value.temperatureSensitivity, temperatureOffset: ICM20948Value.temperatureOffset)
     }
 
     /// False when the chip lost its configuration (PWR_MGMT_1 back at 0x41 asleep, INT_PIN_CFG at 0) or

@@ -81,21 +81,9 @@ public struct InvenSenseCore<Bus: I2CBus> {
 
     /// One 14-byte transaction at 0x3B: AX AY AZ T GX GY GZ, big-endian int16 (SI units, chip frame).
     mutating func readIMU() throws(SensorError) -> ImuSample {
-        var raw = (UInt64(0), UInt64(0))  // 16 bytes of stack storage: nothing allocated per sample
-        do {
-            try withUnsafeMutableBytes(of: &raw) { (bytes) throws(I2CError) in
-                let b = UnsafeMutableBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[0..<14])
-                try bus.readRegisters(address: address, register: MPU9250Register.accelXHigh, into: b)
-            }
-        } catch { throw .bus(error) }
-        let accelScale = Units.standardGravity / configuration.settings.accelRange.lsbPerG
-        let gyroScale = Units.radiansPerDegree / configuration.settings.gyroRange.lsbPerDegreePerSecond
-        return withUnsafeBytes(of: &raw) { b in
-            func be(_ i: Int) -> Double { Double(Int16(bitPattern: UInt16(b[i]) << 8 | UInt16(b[i + 1]))) }
-            return ImuSample(accel: Vector3(be(0), be(2), be(4)) * accelScale,
-                             gyro: Vector3(be(8), be(10), be(12)) * gyroScale,
-                             temperature: be(6) / part.temperatureSensitivity + part.temperatureOffset)
-        }
+        try InertialBlock.read(&bus, address: address, register: MPU9250Register.accelXHigh)
+            .sample(accelAt: 0, gyroAt: 8, temperatureAt: 6, settings: configuration.settings,
+                    temperatureSensitivity: part.temperatureSensitivity, temperatureOffset: part.temperatureOffset)
     }
 
     /// False when the chip no longer holds our configuration: after a power loss PWR_MGMT_1 is back at its
@@ -119,6 +107,40 @@ public struct InvenSenseCore<Bus: I2CBus> {
 
     private mutating func write(_ register: UInt8, _ value: UInt8) throws(SensorError) {
         do { try bus.writeRegister(address: address, register: register, value: value) } catch { throw .bus(error) }
+    }
+}
+
+/// The 14-byte data block every InvenSense IMU here reads in one transaction: accelerometer, gyroscope and
+/// temperature as seven big-endian int16, in an order of the chip's own. 16 bytes of stack storage: nothing
+/// is allocated per sample.
+struct InertialBlock {
+    private var raw = (UInt64(0), UInt64(0))
+
+    @inline(__always)
+    static func read<Bus: I2CBus>(_ bus: inout Bus, address: UInt8, register: UInt8) throws(SensorError) -> InertialBlock {
+        var block = InertialBlock()
+        do {
+            try withUnsafeMutableBytes(of: &block.raw) { (bytes) throws(I2CError) in
+                let b = UnsafeMutableBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[0..<14])
+                try bus.readRegisters(address: address, register: register, into: b)
+            }
+        } catch { throw .bus(error) }
+        return block
+    }
+
+    /// SI units, chip frame: the accelerometer's and gyroscope's three words from the given byte offsets,
+    /// temperature = word / sensitivity + offset (°C).
+    @inline(__always)
+    func sample(accelAt a: Int, gyroAt g: Int, temperatureAt t: Int, settings: IMUSettings,
+                temperatureSensitivity: Double, temperatureOffset: Double) -> ImuSample {
+        let accelScale = Units.standardGravity / settings.accelRange.lsbPerG
+        let gyroScale = Units.radiansPerDegree / settings.gyroRange.lsbPerDegreePerSecond
+        return withUnsafeBytes(of: raw) { b in
+            func be(_ i: Int) -> Double { Double(Int16(bitPattern: UInt16(b[i]) << 8 | UInt16(b[i + 1]))) }
+            return ImuSample(accel: Vector3(be(a), be(a + 2), be(a + 4)) * accelScale,
+                             gyro: Vector3(be(g), be(g + 2), be(g + 4)) * gyroScale,
+                             temperature: be(t) / temperatureSensitivity + temperatureOffset)
+        }
     }
 }
 

@@ -62,23 +62,11 @@ public struct MPU9250<Bus: I2CBus> {
     // MARK: Per sample (no allocation)
 
     /// Reads accelerometer, temperature and gyroscope in one 14-byte transaction; SI units, MPU chip frame.
+    /// Temperature: RM9250 §4.23, room-temperature offset 0 LSB at 21 °C.
     public mutating func readIMU() throws(SensorError) -> ImuSample {
-        var raw = (UInt64(0), UInt64(0))  // 16 bytes of stack storage
-        do {
-            try withUnsafeMutableBytes(of: &raw) { (bytes) throws(I2CError) in
-                let b = UnsafeMutableBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[0..<14])
-                try bus.readRegisters(address: address, register: MPU9250Register.accelXHigh, into: b)
-            }
-        } catch { throw .bus(error) }
-        return withUnsafeBytes(of: &raw) { b in
-            func be(_ i: Int) -> Double { Double(Int16(bitPattern: UInt16(b[i]) << 8 | UInt16(b[i + 1]))) }
-            let accelScale = Units.standardGravity / configuration.settings.accelRange.lsbPerG
-            let gyroScale = Units.radiansPerDegree / configuration.settings.gyroRange.lsbPerDegreePerSecond
-            return ImuSample(
-                accel: Vector3(be(0), be(2), be(4)) * accelScale,
-                gyro: Vector3(be(8), be(10), be(12)) * gyroScale,
-                temperature: be(6) / 333.87 + 21)  // RM9250 §4.23, room-temperature offset 0 LSB at 21 °C
-        }
+        try InertialBlock.read(&bus, address: address, register: MPU9250Register.accelXHigh)
+            .sample(accelAt: 0, gyroAt: 8, temperatureAt: 6, settings: configuration.settings,
+                    temperatureSensitivity: 333.87, temperatureOffset: 21)
     }
 
     /// True when the chip still holds our configuration. A chip that lost power comes back with its reset
