@@ -25,7 +25,8 @@ public struct IMUSettings: Sendable, Equatable {
     public var sampleRateHz = IMUSettings.defaultSampleRateHz
     public var gyroRange: GyroRange = .dps500
     public var accelRange: AccelRange = .g4
-    /// Do not insist on the datasheet identity (pinned in the config, or a known register-compatible part).
+    /// Do not insist on the datasheet identity: set when the user pinned the chip in the config, or when detection
+    /// found a known register-compatible part (WHO_AM_I is a hint; clones answer odd values).
     public var acceptUnknownIdentity = false
     public init() {}
 
