@@ -7,7 +7,7 @@ extension AK09916 {
     /// Reads WIA1/WIA2 at 0x0C behind the ICM-20948's bypass: 0x48 (AKM) then 0x09 (AK09916).
     public static func probe(_ bus: inout Bus) -> MagnetometerProbe {
         .compare(&bus, address: AK09916Register.address, register: AK09916Register.wia1,
-                 expected: [AK09916Value.companyID, AK09916Value.deviceID],
+                 expected: [AKM.companyID, AK09916Value.deviceID],
                  absent: .silent(note: "0x0c: no AK09916 answered behind the ICM-20948's bypass"),
                  found: "0x0c: AK09916 magnetometer behind the ICM-20948's bypass (WIA1/WIA2 0x48/0x09)") { _, wia in
             .unidentified("0x0c: unknown chip behind the ICM-20948's bypass (WIA1/WIA2 \(hex(wia[0]))/\(hex(wia[1])))")
@@ -21,10 +21,10 @@ public enum AK09916Register {
     public static let address: UInt8 = 0x0C
     public static let wia1: UInt8 = 0x00
     public static let wia2: UInt8 = 0x01
-    /// ST1: [1] DOR, [0] DRDY. A read of ST1..ST2 is 9 bytes: ST1, HXL..HZH, TMPS, ST2.
+    /// ST1 (bits in `AKM`). A read of ST1..ST2 is 9 bytes: ST1, HXL..HZH, TMPS, ST2.
     public static let st1: UInt8 = 0x10
     public static let hxl: UInt8 = 0x11
-    /// ST2: [3] HOFL. Reading it ends a data read (releases the latch), as on the AK8963.
+    /// ST2 (HOFL in `AKM`). Reading it ends a data read (releases the latch), as on the AK8963.
     public static let st2: UInt8 = 0x18
     /// CNTL2: MODE[4:0].
     public static let cntl2: UInt8 = 0x31
@@ -33,15 +33,12 @@ public enum AK09916Register {
 }
 
 public enum AK09916Value {
-    public static let companyID: UInt8 = 0x48
+    /// WIA2 (WIA1 holds `AKM.companyID`).
     public static let deviceID: UInt8 = 0x09
     public static let powerDown: UInt8 = 0x00
     /// Continuous measurement mode 4: 100 Hz. (Mode 1 = 0x02 10 Hz, 2 = 0x04 20 Hz, 3 = 0x06 50 Hz.)
     public static let continuous100Hz: UInt8 = 0x08
     public static let softReset: UInt8 = 0x01
-    public static let st1DataReady: UInt8 = 0x01
-    public static let st1DataOverrun: UInt8 = 0x02
-    public static let st2Overflow: UInt8 = 0x08
     /// 0.15 µT per LSB (±32752 ↔ ±4912 µT). There is no fuse ROM: no sensitivity adjustment.
     public static let microteslaPerLSB = 0.15
 }
@@ -71,7 +68,7 @@ public struct AK09916<Bus: I2CBus> {
         } catch {
             throw .magnetometerMissing(bus: bus.name, detail: "nothing answered at \(hex(address)) with the ICM-20948's bypass enabled")
         }
-        guard wia == (AK09916Value.companyID, AK09916Value.deviceID) else {
+        guard wia == (AKM.companyID, AK09916Value.deviceID) else {
             throw .magnetometerMissing(bus: bus.name, detail: "the chip at \(hex(address)) answered WIA1/WIA2 \(hex(wia.0))/\(hex(wia.1)), an AK09916 answers 0x48/0x09")
         }
         try write(AK09916Register.cntl3, AK09916Value.softReset)
@@ -84,18 +81,11 @@ public struct AK09916<Bus: I2CBus> {
 
     /// ST1..ST2 in one 9-byte read. nil when no new measurement is ready; throws `.magneticOverflow` on HOFL.
     public mutating func read() throws(SensorError) -> MagSample? {
-        var raw = (UInt64(0), UInt64(0))
-        do {
-            try withUnsafeMutableBytes(of: &raw) { (bytes) throws(I2CError) in
-                let b = UnsafeMutableBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[0..<9])
-                try bus.readRegisters(address: address, register: AK09916Register.st1, into: b)
-            }
-        } catch { throw .bus(error) }
-        let (st1, st2, die) = withUnsafeBytes(of: &raw) { akmDataBlock($0, st2At: 8) }
-        if st1 & AK09916Value.st1DataReady == 0 { return nil }
-        if st2 & AK09916Value.st2Overflow != 0 { throw .magneticOverflow }
+        guard let (die, overrun) = try AKM.readMeasurement(&bus, address: address, st1Register: AK09916Register.st1, st2At: 8) else {
+            return nil
+        }
         let field = die * AK09916Value.microteslaPerLSB
-        return MagSample(field: Vector3(field.x, -field.y, -field.z), overrun: st1 & AK09916Value.st1DataOverrun != 0)
+        return MagSample(field: Vector3(field.x, -field.y, -field.z), overrun: overrun)
     }
 
     /// False when CNTL2 no longer holds continuous mode 4 (power loss resets it to power-down).

@@ -10,10 +10,10 @@ extension AK8963 {
         let absent = imu == .mpu9250
             ? MagnetometerProbe.silent(note: "0x0c: no AK8963 answered behind the MPU's bypass: an \"MPU-9250\" without a working magnetometer")
             : .silent
-        return .compare(&bus, address: AK8963Register.address, register: AK8963Register.wia, expected: [AK8963Value.deviceID],
+        return .compare(&bus, address: AK8963Register.address, register: AK8963Register.wia, expected: [AKM.companyID],
                         trusted: imu != .mpu6050, absent: absent,
                         found: "0x0c: AK8963 magnetometer behind the MPU's bypass (WIA 0x48)") { _, wia in
-            wia[0] == AK8963Value.deviceID
+            wia[0] == AKM.companyID
                 ? .unidentified("0x0c: AKM magnetometer (WIA 0x48) behind a WHO_AM_I 0x68 chip",
                                 note: "0x0c: probably an MPU-9150's AK8975, which this build does not drive (no continuous mode)")
                 : .unidentified("0x0c: unknown chip behind the MPU's bypass (WIA \(hex(wia[0])), an AK8963 answers 0x48)")
@@ -47,7 +47,7 @@ public struct AK8963<Bus: I2CBus> {
         do { wia = try bus.readRegister(address: address, register: AK8963Register.wia) } catch {
             throw .magnetometerMissing(bus: bus.name, detail: "nothing answered at \(hex(address)) with the MPU's bypass enabled")
         }
-        guard wia == AK8963Value.deviceID else {
+        guard wia == AKM.companyID else {
             throw .magnetometerMissing(bus: bus.name, detail: "the chip at \(hex(address)) answered WIA \(hex(wia)), an AK8963 answers 0x48")
         }
         // Every mode change passes through power-down and waits Twat ≥ 100 µs (AK8963 §6.3).
@@ -75,17 +75,11 @@ public struct AK8963<Bus: I2CBus> {
     /// ST1..ST2 in one 8-byte read (reading ST2 releases the data latch). nil when no new measurement is
     /// ready; throws `.magneticOverflow` when ST2.HOFL says the data are invalid.
     public mutating func read() throws(SensorError) -> MagSample? {
-        var raw: UInt64 = 0
-        do {
-            try withUnsafeMutableBytes(of: &raw) { (bytes) throws(I2CError) in
-                try bus.readRegisters(address: address, register: AK8963Register.st1, into: bytes.bindMemory(to: UInt8.self))
-            }
-        } catch { throw .bus(error) }
-        let (st1, st2, die) = withUnsafeBytes(of: &raw) { akmDataBlock($0, st2At: 7) }
-        if st1 & AK8963Value.st1DataReady == 0 { return nil }
-        if st2 & AK8963Value.st2Overflow != 0 { throw .magneticOverflow }
+        guard let (die, overrun) = try AKM.readMeasurement(&bus, address: address, st1Register: AK8963Register.st1, st2At: 7) else {
+            return nil
+        }
         let field = die * adjustment * AK8963Value.microteslaPerLSB16
-        return MagSample(field: Vector3(field.y, field.x, -field.z), overrun: st1 & AK8963Value.st1DataOverrun != 0)
+        return MagSample(field: Vector3(field.y, field.x, -field.z), overrun: overrun)
     }
 
     /// False when CNTL1 no longer holds 16-bit continuous mode 2 (0x16): the chip lost power (reset value 0).

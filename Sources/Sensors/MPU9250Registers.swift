@@ -50,15 +50,12 @@ public enum AK8963Register {
     public static let asax: UInt8 = 0x10
 }
 
+/// WIA holds `AKM.companyID`; ST1/ST2 bits and the data read are in `AKM` too.
 public enum AK8963Value {
-    public static let deviceID: UInt8 = 0x48
     public static let powerDown: UInt8 = 0x00
     public static let fuseROMAccess: UInt8 = 0x0F
     /// 16-bit output, continuous measurement mode 2 (100 Hz).
     public static let continuous100Hz16Bit: UInt8 = 0x16
-    public static let st1DataReady: UInt8 = 0x01
-    public static let st1DataOverrun: UInt8 = 0x02
-    public static let st2Overflow: UInt8 = 0x08
     /// 0.15 µT per LSB in 16-bit mode.
     public static let microteslaPerLSB16: Double = 4912.0 / 32760.0
 }

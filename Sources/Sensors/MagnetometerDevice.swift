@@ -86,12 +86,3 @@ public enum MagnetometerDevice<Bus: I2CBus> {
         }
     }
 }
-
-/// ST1, the field in the die's axes (three little-endian int16 right after ST1) and ST2 of an AKM
-/// magnetometer's data block read from ST1 on: ST2 is byte 7 on the AK8963, byte 8 on the AK09916 (after a
-/// dummy byte). Reading ST2 ends the measurement on both, so the block is always read whole.
-@inline(__always)
-func akmDataBlock(_ b: UnsafeRawBufferPointer, st2At: Int) -> (st1: UInt8, st2: UInt8, die: Vector3) {
-    func le(_ i: Int) -> Double { Double(Int16(bitPattern: UInt16(b[i + 1]) << 8 | UInt16(b[i]))) }
-    return (b[0], b[st2At], Vector3(le(1), le(3), le(5)))
-}
