@@ -33,20 +33,14 @@ public struct GestureCohortEvaluation: Sendable {
     }
 
     public var cohort: GestureCohort
-    public var detector: GestureEvaluation.Detector
-    public var settings: GestureDetector.Settings
-    public var classicSettings: ClassicGestureDetector.Settings
+    public var recognizer: RecognizerUnderTest
     /// Whether the detector is told each wearer's mount (true: a configured headset). False scores it as a
     /// headset without a `mount`: the nod axis is then any horizontal one, so roll cannot be told from pitch.
     public var mountKnown = true
 
-    public init(cohort: GestureCohort, detector: GestureEvaluation.Detector = .default,
-                settings: GestureDetector.Settings = .default,
-                classicSettings: ClassicGestureDetector.Settings = .default) {
+    public init(cohort: GestureCohort, recognizer: RecognizerUnderTest = RecognizerUnderTest()) {
         self.cohort = cohort
-        self.detector = detector
-        self.settings = settings
-        self.classicSettings = classicSettings
+        self.recognizer = recognizer
     }
 
     /// Runs every wearer through every kind (or the kinds given); scores in `CohortKind` order. `progress` is
@@ -69,8 +63,8 @@ public struct GestureCohortEvaluation: Sendable {
         let trace = Trace(metadata: ["rate_hz": "\(trial.rateHz)"], records: records)
         // A headset configured without a mount runs with none: the sensor's own axes, head axes unknown. The
         // classic recipe has no such rule and always gets the mount.
-        let mount = mountKnown || detector == .classic ? trial.mount : nil
-        return detector.detections(in: trace, mount: mount, settings: settings, classicSettings: classicSettings)
+        let mount = mountKnown || recognizer.detector == .classic ? trial.mount : nil
+        return recognizer.detections(in: trace, mount: mount)
     }
 
     func score(_ trial: CohortTrial, into s: inout KindScore) {
@@ -91,8 +85,9 @@ public struct GestureCohortEvaluation: Sendable {
 
     /// One line saying what was run.
     public var description: String {
-        "cohort of \(cohort.wearers) wearers (seed \(cohort.seed)\(cohort.devices == .earbud ? ", earbud devices" : "")), detector \(detector.rawValue)"
+        let detector = recognizer.detector
+        return "cohort of \(cohort.wearers) wearers (seed \(cohort.seed)\(cohort.devices == .earbud ? ", earbud devices" : "")), detector \(detector.rawValue)"
             + (mountKnown || detector == .classic ? "" : ", no mount given")
-            + (detector == .classic ? ", \(fixed(classicSettings.thresholdPerFrame, 3)) rad per frame" : "")
+            + (detector == .classic ? ", \(fixed(recognizer.classicSettings.thresholdPerFrame, 3)) rad per frame" : "")
     }
 }

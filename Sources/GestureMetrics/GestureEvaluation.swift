@@ -30,17 +30,11 @@ public struct GestureEvaluation: Sendable {
 
     /// Sensor-to-head mount; nil means none given (sensor axes taken as head axes).
     public var mount: Mount?
-    public var detector: Detector
-    public var settings: GestureDetector.Settings
-    public var classicSettings: ClassicGestureDetector.Settings
+    public var recognizer: RecognizerUnderTest
 
-    public init(mount: Mount? = nil, detector: Detector = .default,
-                settings: GestureDetector.Settings = .default,
-                classicSettings: ClassicGestureDetector.Settings = .default) {
+    public init(mount: Mount? = nil, recognizer: RecognizerUnderTest = RecognizerUnderTest()) {
         self.mount = mount
-        self.detector = detector
-        self.settings = settings
-        self.classicSettings = classicSettings
+        self.recognizer = recognizer
     }
 
     /// Scores one trace against `NAME.truth.json` beside it.
@@ -63,7 +57,7 @@ public struct GestureEvaluation: Sendable {
     }
 
     public func detections(in trace: Trace) -> [GestureDetection] {
-        detector.detections(in: trace, mount: mount, settings: settings, classicSettings: classicSettings)
+        recognizer.detections(in: trace, mount: mount)
     }
 
     private func duration(of trace: Trace) -> Double {
@@ -73,6 +67,7 @@ public struct GestureEvaluation: Sendable {
 
     /// One line saying what was run.
     public var description: String {
+        let (detector, settings, classicSettings) = (recognizer.detector, recognizer.settings, recognizer.classicSettings)
         var s = "detector \(detector.rawValue), mount \(mount.map { $0.description } ?? "none")"
         if detector == .default {
             s += settings.flicks ? ", flicks on (\(fixed(settings.flickRate, 1)) rad/s)" : ", flicks off"

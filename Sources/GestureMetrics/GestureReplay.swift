@@ -14,22 +14,3 @@ public enum GestureReplay {
         return out
     }
 }
-
-extension GestureEvaluation.Detector {
-    /// The detections of `trace` by this detector through the product's replay, with `mount` (nil: none given).
-    func detections(in trace: Trace, mount: Mount?, settings: GestureDetector.Settings,
-                    classicSettings: ClassicGestureDetector.Settings) -> [GestureDetection] {
-        switch self {
-        case .default:
-            var s = Pipeline.Settings()
-            s.mount = mount
-            s.gestures = settings
-            return GestureReplay.detections(in: trace, settings: s)
-        case .classic:
-            var s = TrackingPipeline<ClassicGestureDetector>.Settings()
-            s.mount = mount
-            s.gestures = classicSettings
-            return GestureReplay.detections(in: trace, settings: s)
-        }
-    }
-}

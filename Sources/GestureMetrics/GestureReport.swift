@@ -41,9 +41,9 @@ public enum GestureReport {
     public static func json(_ results: [GestureEvaluation.FileResult], evaluation: GestureEvaluation) -> String {
         let total = results.map(\.score).reduce(GestureScore(), +)
         var s = "{\n"
-        s += "  \"detector\": \(string(evaluation.detector.rawValue)),\n"
+        s += "  \"detector\": \(string(evaluation.recognizer.detector.rawValue)),\n"
         s += "  \"mount\": \(evaluation.mount.map { string($0.description) } ?? "null"),\n"
-        s += "  \"flicks\": \(evaluation.detector == .default && evaluation.settings.flicks),\n"
+        s += "  \"flicks\": \(evaluation.recognizer.detector == .default && evaluation.recognizer.settings.flicks),\n"
         s += "  \"files\": [\n"
         s += results.map { r in
             "    {\"file\": \(string(r.path)), " + fields(r.score) + ", \"detections\": ["

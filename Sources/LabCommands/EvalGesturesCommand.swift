@@ -80,26 +80,26 @@ struct EvalGesturesCommand: EvalTopic {
             guard let detector = GestureEvaluation.Detector(rawValue: d) else {
                 throw CommandError("--detector must be default or classic, not '\(d)'", status: 2)
             }
-            evaluation.detector = detector
+            evaluation.recognizer.detector = detector
         }
-        evaluation.settings.flicks = arguments.flag("flicks")
+        evaluation.recognizer.settings.flicks = arguments.flag("flicks")
         if let p = try arguments.option("preset") {
             guard let preset = FlickPreset(rawValue: p) else {
                 throw CommandError("--preset must be sensitive, normal or firm, not '\(p)'", status: 2)
             }
-            evaluation.settings.flickRate = preset.rate
-            evaluation.classicSettings.thresholdPerFrame = preset.classicThresholdPerFrame
+            evaluation.recognizer.settings.flickRate = preset.rate
+            evaluation.recognizer.classicSettings.thresholdPerFrame = preset.classicThresholdPerFrame
         }
         if let c = try arguments.double("cooldown", in: ConfigLimits.gestureCooldown, what: "a time in seconds, \(ConfigLimits.text(ConfigLimits.gestureCooldown))") {
             guard c >= 0 else { throw CommandError("--cooldown must be 0 s or more", status: 2) }
-            evaluation.settings.cooldown = c
-            evaluation.classicSettings.cooldown = c
+            evaluation.recognizer.settings.cooldown = c
+            evaluation.recognizer.classicSettings.cooldown = c
         }
         if let p = try arguments.option("nod-shake") {
             guard let preset = GesturePreset(rawValue: p) else {
                 throw CommandError("--nod-shake must be sensitive, normal or firm, not '\(p)'", status: 2)
             }
-            evaluation.settings.swingRate = preset.swingRate
+            evaluation.recognizer.settings.swingRate = preset.swingRate
         }
         if let n = try arguments.double("cohort") {
             guard n >= 1, n <= 10000, n == n.rounded() else {
@@ -135,8 +135,9 @@ struct EvalGesturesCommand: EvalTopic {
                 }
                 func scores(_ d: GestureEvaluation.Detector, _ opening: GestureCohortWindows.Opening,
                             _ kinds: [CohortKind]) -> ([GestureCohortWindows.KindScore], String) {
-                    var e = GestureCohortEvaluation(cohort: cohort, detector: d, settings: evaluation.settings,
-                                                    classicSettings: evaluation.classicSettings)
+                    var recognizer = evaluation.recognizer
+                    recognizer.detector = d
+                    var e = GestureCohortEvaluation(cohort: cohort, recognizer: recognizer)
                     e.mountKnown = mountKnown
                     var windows = GestureCohortWindows(evaluation: e, seconds: w)
                     windows.opening = opening
@@ -153,8 +154,9 @@ struct EvalGesturesCommand: EvalTopic {
             }
             var tables: [String] = []
             for detector in GestureEvaluation.Detector.allCases {
-                var e = GestureCohortEvaluation(cohort: cohort, detector: detector, settings: evaluation.settings,
-                                                classicSettings: evaluation.classicSettings)
+                var recognizer = evaluation.recognizer
+                recognizer.detector = detector
+                var e = GestureCohortEvaluation(cohort: cohort, recognizer: recognizer)
                 e.mountKnown = mountKnown
                 tables.append(GestureCohortReport.table(e.run(progress: progress(detector)), description: e.description))
             }

@@ -12,7 +12,7 @@ import Testing
     static let cohort = GestureCohort(wearers: 12, seed: 3)
 
     func scores(_ detector: GestureEvaluation.Detector, _ kinds: [CohortKind]) -> [CohortKind: GestureCohortEvaluation.KindScore] {
-        let e = GestureCohortEvaluation(cohort: Self.cohort, detector: detector)
+        let e = GestureCohortEvaluation(cohort: Self.cohort, recognizer: RecognizerUnderTest(detector: detector))
         return Dictionary(uniqueKeysWithValues: e.run(kinds: kinds).map { ($0.kind, $0) })
     }
 
@@ -51,7 +51,7 @@ import Testing
         var off = GestureDetector.Settings()
         off.bounceFloor = .infinity
         func falseNods(_ settings: GestureDetector.Settings) -> Int {
-            GestureCohortEvaluation(cohort: cohort, settings: settings).run(kinds: [.walking, .running])
+            GestureCohortEvaluation(cohort: cohort, recognizer: RecognizerUnderTest(settings: settings)).run(kinds: [.walking, .running])
                 .reduce(0) { $0 + $1.falseEvents }
         }
         let with = falseNods(.default), without = falseNods(off)
@@ -69,7 +69,7 @@ import Testing
         var off = GestureDetector.Settings()
         off.bounceFloor = .infinity
         func falseEvents(_ settings: GestureDetector.Settings) -> Int {
-            GestureCohortEvaluation(cohort: cohort, settings: settings).run(kinds: [.boxing])
+            GestureCohortEvaluation(cohort: cohort, recognizer: RecognizerUnderTest(settings: settings)).run(kinds: [.boxing])
                 .reduce(0) { $0 + $1.falseEvents }
         }
         let with = falseEvents(.default), without = falseEvents(off)
@@ -105,7 +105,7 @@ import Testing
         var off = GestureDetector.Settings()
         off.holdSpeedFraction = 0
         off.maxShakeExcursion = .infinity
-        let without = GestureCohortEvaluation(cohort: Self.cohort, settings: off).run(kinds: [.driftingGlance, .lookBack])
+        let without = GestureCohortEvaluation(cohort: Self.cohort, recognizer: RecognizerUnderTest(settings: off)).run(kinds: [.driftingGlance, .lookBack])
         #expect(without.allSatisfy { $0.falseEvents >= 3 }, "without the rules: \(without.map(\.falseEvents))")
     }
 
@@ -121,7 +121,7 @@ import Testing
         #expect(with.falseEvents <= 1, "\(with.falseEvents) false events in \(with.minutes) min")
         var off = GestureDetector.Settings()
         off.shakeLeverArm = .infinity
-        e.settings = off
+        e.recognizer.settings = off
         let without = e.run(kinds: [.slips])[0]
         #expect(without.falseEvents >= 20, "the turn alone looks like shakes: \(without.falseEvents)")
     }

@@ -10,7 +10,7 @@ import Testing
     static let cohort = GestureCohort(wearers: 12, seed: 3)
 
     func windows(_ detector: GestureEvaluation.Detector = .default) -> GestureCohortWindows {
-        GestureCohortWindows(evaluation: GestureCohortEvaluation(cohort: Self.cohort, detector: detector), seconds: 1)
+        GestureCohortWindows(evaluation: GestureCohortEvaluation(cohort: Self.cohort, recognizer: RecognizerUnderTest(detector: detector)), seconds: 1)
     }
 
     @Test func aWindowIsTheTrialsSamplesFromItsStartForItsLength() {

@@ -67,13 +67,13 @@ import Testing
     @Test(arguments: FlickPreset.allCases)
     func noFlickWhileStandingStill(preset: FlickPreset) throws {
         let r = try score("st26_stationary", mount: "-x,z,y",
-                          evaluation: GestureEvaluation(settings: .init(flicks: true, preset: preset)))
+                          evaluation: GestureEvaluation(recognizer: RecognizerUnderTest(settings: .init(flicks: true, preset: preset))))
         #expect(r.detections.isEmpty)
     }
 
     @Test func theClassicRecipeFiresOnSwaying() throws {
         // The baseline's known weakness, measured: it finds the gestures but also "shakes" while swaying.
-        let classic = GestureEvaluation(detector: .classic)
+        let classic = GestureEvaluation(recognizer: RecognizerUnderTest(detector: .classic))
         #expect(try score("st26_nod", mount: "-x,z,y", evaluation: classic).score.hits == 1)
         #expect(try score("st26_shake", mount: "-x,z,y", evaluation: classic).score.hits == 1)
         #expect(try score("st26_swing", mount: "-x,z,y", evaluation: classic).score.falseDetections > 10)

@@ -1,0 +1,34 @@
+import Geometry
+import Gestures
+import Tracking
+
+/// The recognizer an evaluation scores, and the settings of each kind: the command line's presets and
+/// cooldown set both, and `detector` says which one runs (`eval gestures --cohort` runs each in turn).
+public struct RecognizerUnderTest: Sendable {
+    public var detector: GestureEvaluation.Detector
+    public var settings: GestureDetector.Settings
+    public var classicSettings: ClassicGestureDetector.Settings
+
+    public init(detector: GestureEvaluation.Detector = .default, settings: GestureDetector.Settings = .default,
+                classicSettings: ClassicGestureDetector.Settings = .default) {
+        self.detector = detector
+        self.settings = settings
+        self.classicSettings = classicSettings
+    }
+
+    /// The detections of `trace` through the product's replay, with `mount` (nil: none given).
+    func detections(in trace: Trace, mount: Mount?) -> [GestureDetection] {
+        switch detector {
+        case .default:
+            var s = Pipeline.Settings()
+            s.mount = mount
+            s.gestures = settings
+            return GestureReplay.detections(in: trace, settings: s)
+        case .classic:
+            var s = TrackingPipeline<ClassicGestureDetector>.Settings()
+            s.mount = mount
+            s.gestures = classicSettings
+            return GestureReplay.detections(in: trace, settings: s)
+        }
+    }
+}
