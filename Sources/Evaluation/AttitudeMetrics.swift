@@ -9,10 +9,6 @@ public struct AttitudeError: Sendable, Equatable {
     public var heading: Double
     public var inclination: Double
 
-    public init(total: Double, heading: Double, inclination: Double) {
-        self.total = total; self.heading = heading; self.inclination = inclination
-    }
-
     public init(estimate: Quaternion, truth: Quaternion) {
         self.init(error: AttitudeError.errorQuaternion(estimate: estimate, truth: truth))
     }
@@ -47,11 +43,6 @@ public struct AttitudeRMSE: Sendable, Equatable, Codable {
     public var inclinationDegrees: Double
     /// Samples that counted (moving and with truth).
     public var samples: Int
-
-    public init(totalDegrees: Double, headingDegrees: Double, inclinationDegrees: Double, samples: Int) {
-        self.totalDegrees = totalDegrees; self.headingDegrees = headingDegrees
-        self.inclinationDegrees = inclinationDegrees; self.samples = samples
-    }
 }
 
 /// Scores a sequence of (estimate, truth) pairs the BROAD way.
