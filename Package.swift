@@ -14,7 +14,7 @@
 // layer: Plots, SimulatedRuns
 // layer: Commands, Evaluation, GestureMetrics, Benchmarks
 // layer: LabCommands
-// layer: headtrack, headtrack-lab, HeadtrackFuzz
+// layer: headtrack, headtrack-lab, HeadtrackFuzz, TestSupport
 // Two products: `headtrack`, the daemon that travels to the headset (run, probe, calibrate, record, replay, demo),
 // and `headtrack-lab` (bench, eval), the only one that links Evaluation, GestureMetrics,
 // Benchmarks, CBench and the malloc counter.
@@ -126,6 +126,9 @@ let package = Package(
                                                                 "Plots"],
                           swiftSettings: strict),
 
+        // Test helpers more than one test target needs (temporary directories, files written without FileIO).
+        .target(name: "TestSupport", dependencies: ["LibC"], path: "Tests/TestSupport", swiftSettings: strict),
+
         // Reads Package.swift and Sources as text (no target dependencies): the layer list above must hold.
         .testTarget(name: "LayerTests", swiftSettings: strict),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"], swiftSettings: strict),
@@ -139,15 +142,15 @@ let package = Package(
         .testTarget(name: "IndicatorsTests", dependencies: ["Indicators", "Geometry"], swiftSettings: strict),
         .testTarget(name: "SimulationTests", dependencies: ["Cohorts", "Simulation", "Geometry"], swiftSettings: strict),
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "Geometry", "Fusion", "SensorCalibration"], swiftSettings: strict),
-        .testTarget(name: "FormatsTests", dependencies: ["Formats", "Tracking", "Geometry", "Fusion", "SensorCalibration", "Gestures", "Sensors"],
+        .testTarget(name: "FormatsTests", dependencies: ["TestSupport", "Formats", "Tracking", "Geometry", "Fusion", "SensorCalibration", "Gestures", "Sensors"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "Formats", "Indicators", "Tracking", "SensorCalibration", "Geometry"],
                     swiftSettings: strict),
-        .testTarget(name: "ServiceTests", dependencies: ["Cohorts", "Service", "Tracking", "Formats", "EventStream", "Simulation", "Geometry"],
+        .testTarget(name: "ServiceTests", dependencies: ["TestSupport", "Cohorts", "Service", "Tracking", "Formats", "EventStream", "Simulation", "Geometry"],
                     swiftSettings: strict),
         .testTarget(name: "EvaluationTests", dependencies: ["Cohorts", "Evaluation", "GestureMetrics", "Plots", "SimulatedRuns", "Geometry", "Tracking", "Formats",
                                                             "EventStream", "CAllocCounter"], resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(name: "CommandsTests", dependencies: ["Cohorts", "Commands", "LabCommands", "Geometry", "Tracking", "Formats", "Service", "Evaluation", "Benchmarks", "Simulation"],
+        .testTarget(name: "CommandsTests", dependencies: ["TestSupport", "Cohorts", "Commands", "LabCommands", "Geometry", "Tracking", "Formats", "Service", "Evaluation", "Benchmarks", "Simulation"],
                     swiftSettings: strict),
         .testTarget(name: "BrowserViewTests", dependencies: ["BrowserView", "ViewPage"], swiftSettings: strict),
         // Replays every file of Fuzz/corpus (seeds and crash regressions) through the fuzz targets' code.

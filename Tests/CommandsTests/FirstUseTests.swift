@@ -8,22 +8,12 @@ import Sensors
 #if canImport(Glibc)
 import Glibc
 #endif
+import TestSupport
 
 /// What a new user trips over (issue 18): each test runs the command the way the user did and checks the
 /// words they see and the exit status, against what the command line promises in its --help.
 @Suite struct FirstUseTests {
     typealias P = HeadtrackProcess
-
-    func temporaryDirectory() -> String {
-        var template = Array("/tmp/headtrack-first-use-XXXXXX".utf8CString)
-        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-    }
-
-    func write(_ text: String, to path: String) throws {
-        let f = try #require(fopen(path, "w"))
-        fputs(text, f)
-        fclose(f)
-    }
 
     // MARK: the bus
 
@@ -35,9 +25,9 @@ import Glibc
     }
 
     @Test func aRegularFileOrDevNullIsNotABus() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("first-use")
         let file = dir + "/regular-file"
-        try write("not a bus\n", to: file)
+        writeText("not a bus\n", to: file)
         let r = P.run(["probe", "--i2c", file])
         #expect(r.status == 1)
         #expect(r.stderr.contains("is not an I²C bus device (a regular file)"))
@@ -86,8 +76,8 @@ import Glibc
         // A number too long for i2c-dev is no bus number (and is never converted: Int() of it would be nil or trap).
         let odd = SensorError.noIMU(bus: "/dev/i2c-99999999999999999999", addresses: [0x68]).description
         #expect(odd.contains("i2cdetect lists what answers") && !odd.contains("i2cdetect -y"))
-        let dir = temporaryDirectory()
-        for name in ["i2c-20", "i2c-1", "i2c-x", "gpiochip0", "i2c-"] { try write("", to: dir + "/" + name) }
+        let dir = temporaryDirectory("first-use")
+        for name in ["i2c-20", "i2c-1", "i2c-x", "gpiochip0", "i2c-"] { writeText("", to: dir + "/" + name) }
         #expect(LinuxI2CBus.existingBuses(in: dir) == [dir + "/i2c-1", dir + "/i2c-20"])
         let r = P.run(["probe", "--i2c", "/dev/i2c-99"])
         #expect(r.status == 1)
@@ -96,9 +86,9 @@ import Glibc
 
     /// Another process holding the bus (the service) is named with its pid, before any register is touched.
     @Test func aSecondUserOfTheBusIsRefusedWithTheHoldersPid() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("first-use")
         let file = dir + "/bus"
-        try write("", to: file)
+        writeText("", to: file)
         let ready = dir + "/ready"
         let script = "import fcntl,time,os\nf=open('\(file)','r+')\nfcntl.lockf(f,fcntl.LOCK_EX)\nopen('\(ready)','w').write(str(os.getpid()))\ntime.sleep(60)\n"
         var pid: pid_t = 0
@@ -170,9 +160,9 @@ import Glibc
         let labCompletion = P.run(executable: P.binary + "-lab", ["help", "--bash-completion"])
         #expect(labCompletion.stdout.contains("eval) words=\"gestures smoothing attitude"))
         #expect(labCompletion.stdout.contains("complete -o filenames -F _headtrack_lab headtrack-lab"))
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("first-use")
         let path = dir + "/completion.bash"
-        try? write(completion.stdout, to: path)
+        writeText(completion.stdout, to: path)
         #expect(P.run(executable: "/bin/bash", ["-n", path]).status == 0)
     }
 
@@ -191,7 +181,7 @@ import Glibc
     // MARK: options
 
     @Test func aDashMeansStandardOutputAndStandardInput() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("first-use")
         let trace = dir + "/r.csv"
         #expect(P.run(["record", "--simulated", "--duration", "1", "--out", trace]).status == 0)
         let r = P.run(["replay", trace, "--events", "-"], directory: dir)
@@ -205,7 +195,7 @@ import Glibc
     }
 
     @Test func recordDurationIsTheRecordedTime() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("first-use")
         let trace = dir + "/r.csv"
         let r = P.run(["record", "--simulated", "--duration", "3", "--out", trace])
         #expect(r.status == 0)
@@ -229,7 +219,7 @@ import Glibc
         #expect(r.status == 2)
         #expect(r.stderr.contains("the directory /nonexistent/dir does not exist"))
         #expect(!r.stdout.contains("scripted gestures"))
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("first-use")
         let onDirectory = P.run(["replay", "x.csv", "--plot", dir])
         #expect(onDirectory.status == 2)
         #expect(onDirectory.stderr.contains("is a directory"))
@@ -258,7 +248,7 @@ import Glibc
     }
 
     @Test func thePlotCountsDisplayFramesNotSamples() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("first-use")
         let r = P.run(["demo", "--speed", "0", "--plot", dir + "/demo.svg"])
         #expect(r.status == 0)  // the story passes: exactly one nod and one shake
         let svg = P.read(dir + "/demo.svg")

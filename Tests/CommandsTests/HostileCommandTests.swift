@@ -7,27 +7,11 @@ import Formats
 import Service
 import Testing
 @testable import Commands
+import TestSupport
 
 /// Issue 13's table, end to end through the command line: each used to trap, hang, replace a device or a
 /// link, or destroy a file; each must now end with a short error and a non-zero status, or do the right thing.
 @Suite struct HostileCommandTests: InProcessCommands {
-    func temporaryDirectory() -> String {
-        var template = Array("/tmp/headtrack-hostile-cmd-XXXXXX".utf8CString)
-        let p = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        return String(cString: p!)
-    }
-
-    func entries(_ dir: String) -> [String] {
-        guard let d = opendir(dir) else { return [] }
-        defer { closedir(d) }
-        var names: [String] = []
-        while let e = readdir(d) {
-            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
-    }
-
     /// A 2 s trace at rest, with `row` (cells t,ax,ay,az,gx,gy,gz) inserted after the first second, and
     /// `last` appended at the end.
     func trace(in dir: String, inserting row: String? = nil, appending last: String? = nil,
@@ -46,7 +30,7 @@ import Testing
     // Row 1: `run` decodes the calibration file at start; a sample count of 1e19 trapped and systemd
     // restarted it every 2 s. The daemon's loader must run uncalibrated instead.
     @Test func daemonCalibrationLoaderSurvivesAnOutOfRangeFile() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("hostile-cmd")
         let path = dir + "/calibration.json"
         let text = """
             {"version": 1, "gyroBias": [0.01, 0, 0],
@@ -63,7 +47,7 @@ import Testing
 
     // Row 2: a window cell of 1e19 in replay, calibrate --trace and eval.
     @Test func windowCellOf1e19EndsWithAnError() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("hostile-cmd")
         let path = try trace(in: dir, header: "t,ax,ay,az,gx,gy,gz")
         let text = try FileIO.readText(path)
         let windowed = text.split(separator: "\n").enumerated().map { i, line in
@@ -84,14 +68,14 @@ import Testing
 
     // Row 4: t = 1e15 made replay spin for ever (t + 1/60 == t).
     @Test func replayOfAHugeTimestampEndsWithAnError() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("hostile-cmd")
         // Last, so that the rows before it are in order and only the time itself can be wrong.
         #expect(run(["replay", try trace(in: dir, appending: "1e15,0,0,9.81,0,0,0")]) == 1)
     }
 
     // Row 5: one gyro cell of 1e308 with --plot: 17 GB of ticks, then abort. No plot file is made.
     @Test func replayPlotOfAHugeGyroValueEndsWithAnError() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("hostile-cmd")
         let path = try trace(in: dir, inserting: "1.0005,0,0,9.81,1e308,0,0")
         #expect(run(["replay", path, "--plot", dir + "/p.svg"]) == 1)
         #expect(!FileIO.exists(dir + "/p.svg"))
@@ -99,52 +83,52 @@ import Testing
 
     // Row 7: `record --out existing.csv` without an I²C bus truncated the file to 0 bytes.
     @Test func recordWithoutABusLeavesTheExistingFileAlone() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("hostile-cmd")
         let out = dir + "/existing.csv"
         let precious = Array("# format: imu-trace v1\nt,ax,ay,az,gx,gy,gz\n0,0,0,9.81,0,0,0\n".utf8)
         try FileIO.writeAtomically(out, precious)
         #expect(run(["record", "--out", out, "--i2c", dir + "/no-such-i2c", "--duration", "1"]) == 1)
         #expect(try FileIO.read(out) == precious)
-        #expect(entries(dir) == ["existing.csv"])
+        #expect(directoryEntries(dir) == ["existing.csv"])
     }
 
     /// A simulated recording goes through the temporary and replaces the file only when complete.
     @Test func recordReplacesTheFileWhenDone() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("hostile-cmd")
         let out = dir + "/rec.csv"
         try FileIO.writeAtomically(out, Array("old".utf8))
         #expect(run(["record", "--simulated", "--out", out, "--duration", "2"]) == 0)
         let trace = try TraceFile.read(path: out)
         #expect(trace.records.count > 100)
-        #expect(entries(dir) == ["rec.csv"])
+        #expect(directoryEntries(dir) == ["rec.csv"])
     }
 
     // Row 8: --plot onto a symlink replaced the link with a regular file.
     @Test func plotThroughASymlinkWritesItsTarget() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("hostile-cmd")
         try FileIO.writeAtomically(dir + "/real.svg", Array("old".utf8))
         #expect(symlink("real.svg", dir + "/link.svg") == 0)
         #expect(run(["demo", "--speed", "0", "--plot", dir + "/link.svg"]) == 0)
         var st = stat()
         #expect(lstat(dir + "/link.svg", &st) == 0 && (st.st_mode & S_IFMT) == S_IFLNK, "the link was replaced")
         #expect(try FileIO.readText(dir + "/real.svg").hasPrefix("<?xml"))
-        #expect(entries(dir) == ["link.svg", "real.svg"])
+        #expect(directoryEntries(dir) == ["link.svg", "real.svg"])
     }
 
     // Row 8: --plot /dev/full as root said "plot written" and replaced the device node. Our own node, so
     // that the old code, run as root, does not replace the machine's /dev/full.
     @Test func plotOntoAFullDeviceFailsAndKeepsTheDevice() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("hostile-cmd")
         guard mknod(dir + "/full", S_IFCHR | 0o666, 0x107) == 0 else { return }  // char 1,7 needs CAP_MKNOD
         #expect(run(["demo", "--speed", "0", "--plot", dir + "/full"]) == 1)
         var st = stat()
         #expect(lstat(dir + "/full", &st) == 0 && (st.st_mode & S_IFMT) == S_IFCHR, "the device was replaced")
-        #expect(entries(dir) == ["full"])
+        #expect(directoryEntries(dir) == ["full"])
     }
 
     // Row 9: --mount with NaN was accepted and every attitude row and gesture disappeared.
     @Test func nanMountIsRefused() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("hostile-cmd")
         let path = try trace(in: dir)
         #expect(run(["replay", path, "--mount", "nan,0,0,0,1,0,0,0,1"]) == 2)
         #expect(run(["replay", path, "--mount", "1,0,0,0,1,0,0,0,1"]) == 0)
@@ -152,14 +136,14 @@ import Testing
 
     // Row 11 through the command: a header naming t twice, and a cell with a NUL.
     @Test func malformedTraceCellsAndHeadersEndWithAnError() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("hostile-cmd")
         #expect(run(["replay", try trace(in: dir, header: "t,ax,ay,az,gx,gy,t")]) == 1)
         #expect(run(["replay", try trace(in: dir, inserting: "1.0005,0,0,9.81,0.5\u{0}JUNK,0,0")]) == 1)
     }
 
     // Options are range-checked before they become deadlines or counts.
     @Test func outOfRangeOptionsAreRefused() {
-        let never = temporaryDirectory() + "/never.csv"
+        let never = temporaryDirectory("hostile-cmd") + "/never.csv"
         #expect(run(["record", "--out", never, "--duration", "1e19"]) == 2)
         #expect(run(["run", "--simulated", "--duration", "1e19"]) == 2)
         #expect(run(["calibrate", "--duration", "-5"]) == 2)

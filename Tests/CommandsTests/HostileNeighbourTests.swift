@@ -3,17 +3,12 @@ import Glibc
 #endif
 import Formats
 import Testing
+import TestSupport
 
 /// Issue 26's "the loop and the data", end to end through the binary: an output that is the input, a full
 /// disk, and terminal escapes in what a file says. Each used to destroy a recording, misreport the error or
 /// reach the user's terminal.
 @Suite struct HostileNeighbourTests {
-    func temporaryDirectory() -> String {
-        var template = Array("/tmp/headtrack-neighbour-XXXXXX".utf8CString)
-        let p = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        return String(cString: p!)
-    }
-
     /// A 3 s trace at rest.
     func writeTrace(_ path: String, cell: String = "0") throws -> [UInt8] {
         var text = "# format: imu-trace v1\nt,ax,ay,az,gx,gy,gz\n"
@@ -25,7 +20,7 @@ import Testing
     // Item 3: `replay rec.csv --events rec.csv` replaced the recording with a 3-line table and exited 0.
     @Test(arguments: ["events", "attitude", "plot"])
     func anOutputThatIsTheInputIsRefusedAndNothingIsWritten(option: String) throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("neighbour")
         let trace = dir + "/rec.csv"
         let original = try writeTrace(trace)
         let r = HeadtrackProcess.run(["replay", trace, "--\(option)", trace])
@@ -35,7 +30,7 @@ import Testing
     }
 
     @Test func theSameFileThroughASymlinkOrStandardInputIsRefused() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("neighbour")
         let trace = dir + "/rec.csv"
         let original = try writeTrace(trace)
         #expect(symlink(trace, dir + "/link.csv") == 0)
@@ -85,7 +80,7 @@ import Testing
     }
 
     @Test func aConfigValueWithTerminalEscapesIsShownEscaped() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("neighbour")
         let r = HeadtrackProcess.run(["probe", "--config", try config(dir, device: "/dev/" + Self.escape)])
         #expect(r.status == 1)
         #expect(hasNoControlCharacters(r.stderr), "\(Array(r.stderr.utf8.prefix(200)))")
@@ -93,7 +88,7 @@ import Testing
     }
 
     @Test func aTenMegabyteConfigValueIsCutWithItsLength() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("neighbour")
         let device = "/dev/" + String(repeating: "i", count: 10_000_000)
         let r = HeadtrackProcess.run(["probe", "--config", try config(dir, device: device)])
         #expect(r.status == 1)
@@ -102,7 +97,7 @@ import Testing
     }
 
     @Test func aTraceCellWithTerminalEscapesIsShownEscaped() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("neighbour")
         _ = try writeTrace(dir + "/t.csv", cell: Self.escape)
         let r = HeadtrackProcess.run(["replay", dir + "/t.csv"])
         #expect(r.status == 1)

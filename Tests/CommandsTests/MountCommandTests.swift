@@ -7,23 +7,12 @@ import Simulation
 import Cohorts
 import Testing
 @testable import Commands
+import TestSupport
 
 /// The mount as the user meets it: `replay --learn-mount`, `calibrate --mount` (from a recording and on the
 /// simulated board) writing the mount file, and `run --simulated` using that file.
 @Suite struct MountCommandTests {
     typealias P = HeadtrackProcess
-
-    func temporaryDirectory() -> String {
-        var template = Array("/tmp/headtrack-mountcmd-XXXXXX".utf8CString)
-        let p = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        return String(cString: p!)
-    }
-
-    func write(_ text: String, to path: String) {
-        let f = fopen(path, "w")!
-        fputs(text, f)
-        fclose(f)
-    }
 
     /// A cohort trial as an imu-trace v1 file, with `frame` as its frame line when given.
     func traceFile(_ trial: CohortTrial, frame: String? = nil, in dir: String, name: String) -> String {
@@ -32,7 +21,7 @@ import Testing
         var text = TraceFile.header(metadata: meta, withMagnetometer: false)
         for i in trial.t.indices { text += TraceFile.row(t: trial.t[i], accel: trial.accel[i], gyro: trial.gyro[i], mag: nil) }
         let path = dir + "/" + name
-        write(text, to: path)
+        writeText(text, to: path)
         return path
     }
 
@@ -50,10 +39,10 @@ import Testing
 
     /// Without its frame line the recording cannot say which way is forward (no nod in it starts from rest).
     @Test func withoutAFrameLineForwardIsNotGuessed() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("mountcmd")
         let text = String(decoding: try FileIO.read(Self.st26), as: UTF8.self)
         let stripped = text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("# frame:") }
-        write(stripped.joined(separator: "\n"), to: dir + "/nod.csv")
+        writeText(stripped.joined(separator: "\n"), to: dir + "/nod.csv")
         let r = P.run(["replay", dir + "/nod.csv", "--learn-mount"])
         #expect(r.status == 1)
         #expect(r.stdout.isEmpty)
@@ -65,14 +54,14 @@ import Testing
         let cohort = GestureCohort(wearers: 40, seed: 3)
         let w = (0..<40).first { cohort.device(wearer: $0).mount.description == "y,z,x" }!
         let g = cohort.guidedMountTrial(wearer: w, askew: 4 * Units.radiansPerDegree, nods: 4)
-        let path = traceFile(g.trial, frame: "worn: X forward, Y left, Z up", in: temporaryDirectory(), name: "guided.csv")
+        let path = traceFile(g.trial, frame: "worn: X forward, Y left, Z up", in: temporaryDirectory("mountcmd"), name: "guided.csv")
         let r = P.run(["replay", path, "--learn-mount"])
         #expect(r.stdout == "learned mount: y,z,x\n", "\(r.stderr)")
         #expect(r.stderr.contains("chin-down swing of a nod begun from rest"))
     }
 
     @Test func calibrateMountFromARecordingWritesTheFileAndRefusesATilt() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("mountcmd")
         let cohort = GestureCohort(wearers: 40, seed: 3)
         let w = (0..<40).first { cohort.device(wearer: $0).mount.description == "-x,z,y" }!
         let guided = traceFile(cohort.guidedMountTrial(wearer: w, askew: 4 * Units.radiansPerDegree, nods: 3).trial,
@@ -94,8 +83,8 @@ import Testing
     /// The guided step on the simulated board worn as headphones writes the file beside the configured
     /// calibration file; `run --simulated` with that config and no mount then runs with it and says so.
     @Test func runUsesTheMountTheGuidedStepWrote() throws {
-        let dir = temporaryDirectory()
-        write(#"{"calibrationFile": "\#(dir)/calibration.json"}"#, to: dir + "/config.json")
+        let dir = temporaryDirectory("mountcmd")
+        writeText(#"{"calibrationFile": "\#(dir)/calibration.json"}"#, to: dir + "/config.json")
         let before = P.run(["run", "--simulated", "--speed", "0", "--duration", "1", "--worn=-x,z,y", "--config", dir + "/config.json"])
         #expect(before.stdout.contains("headtrack: mount none"), "\(before.stdout)")
         let step = P.run(["calibrate", "--mount", "--simulated", "--worn=-x,z,y", "--config", dir + "/config.json"])
@@ -106,7 +95,7 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("headtrack: mount -x,z,y (learned, \(dir)/mount.json)"), "\(r.stdout)")
         // A mount in the config wins over the file.
-        write(#"{"calibrationFile": "\#(dir)/calibration.json", "mount": "x,y,z"}"#, to: dir + "/config.json")
+        writeText(#"{"calibrationFile": "\#(dir)/calibration.json", "mount": "x,y,z"}"#, to: dir + "/config.json")
         let configured = P.run(["run", "--simulated", "--speed", "0", "--duration", "1", "--config", dir + "/config.json"])
         #expect(configured.stdout.contains("headtrack: mount x,y,z (config)"))
     }

@@ -3,16 +3,11 @@ import Glibc
 #endif
 import Formats
 import Testing
+import TestSupport
 
 /// Issue 26's "what a new user trips over", each through the built binaries, as a user meets it.
 @Suite struct NewUserTests {
     typealias P = HeadtrackProcess
-
-    func temporaryDirectory() -> String {
-        var template = Array("/tmp/headtrack-newuser-XXXXXX".utf8CString)
-        let p = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        return String(cString: p!)
-    }
 
     static func lab(_ args: [String]) -> P.Outcome {
         let daemon = P.binary
@@ -27,7 +22,7 @@ import Testing
 
     // Item 7: `probe --json` printed nothing on stdout when there was no bus or the config was bad.
     @Test func everyJSONOptionPrintsJSONOnFailureToo() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("newuser")
         try FileIO.writeAtomically(dir + "/bad.json", Array(#"{"rates": {"imuHz": 5000}}"#.utf8))
         let cases: [[String]] = [["probe", "--json", "--i2c", "/nonexistent/i2c-9"],
                                  ["probe", "--json", "--config", dir + "/bad.json"],
@@ -50,7 +45,7 @@ import Testing
     // Item 8: after scripts/demo.sh (only the daemon built), `headtrack bench` said "not installed … (the
     // headset install ships only the daemon)" and exited 2.
     @Test func aLabCommandWithoutTheLabSaysHowToBuildItOrThatThisIsAHeadset() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("newuser")
         let repo = dir + "/clone", build = repo + "/.build/release", installed = dir + "/usr/bin"
         for d in [repo, repo + "/.build", build, dir + "/usr", installed] { mkdir(d, 0o755) }
         try FileIO.writeAtomically(repo + "/Package.swift", Array("// swift-tools-version:6.0\n".utf8))
@@ -77,7 +72,7 @@ import Testing
 
     // Item 10: `watch --socket /tmp` said "nothing is serving /tmp (left over from a headtrack that stopped)".
     @Test func watchSaysWhatThePathIsWhenItIsNoSocket() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("newuser")
         let asDirectory = P.run(["watch", "--socket", dir])
         #expect(asDirectory.stderr.contains("\(dir) is a directory, not a socket") && !asDirectory.stderr.contains("left over"),
                 "\(asDirectory.stderr)")
@@ -116,7 +111,7 @@ import Testing
 
     // Item 15: "…(ENOSPC) (disk full?) (is the directory there and writable?)".
     @Test func oneErrorCarriesOneHint() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("newuser")
         var text = "# format: imu-trace v1\nt,ax,ay,az,gx,gy,gz\n"
         for k in 0..<200 { text += "\(Double(k) / 100),0,0,9.81,0,0,0\n" }
         try FileIO.writeAtomically(dir + "/t.csv", Array(text.utf8))
@@ -153,7 +148,7 @@ import Testing
             let r = P.run(["run", "--simulated", "--duration", "0.1", option, "x"])
             #expect(r.status == 2 && r.stderr.contains("\(option) does not apply to run --simulated"), "\(r.stderr)")
         }
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("newuser")
         try FileIO.writeAtomically(dir + "/calibration.json", Array(#"{"version": 1, "gyroBias": [0, 0"#.utf8))
         try FileIO.writeAtomically(dir + "/config.json", Array(#"{"calibrationFile": "\#(dir)/calibration.json"}"#.utf8))
         let r = P.run(["run", "--simulated", "--duration", "0.5", "--config", dir + "/config.json"])

@@ -6,28 +6,12 @@ import SensorCalibration
 import Geometry
 import Testing
 @testable import Formats
+import TestSupport
 
 /// Saves have no window: stopped after any step (as a SIGKILL would stop them), the file holds the old or
 /// the new content, whole; the next save cleans up what the stopped one left. Issue 13, row 10.
 /// `scripts/kill-during-save.sh` does the same with real SIGKILLs at every system call of `calibrate`.
 @Suite struct AtomicSaveTests {
-    func temporaryDirectory() -> String {
-        var template = Array("/tmp/headtrack-atomic-XXXXXX".utf8CString)
-        let p = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        return String(cString: p!)
-    }
-
-    func entries(_ dir: String) -> [String] {
-        guard let d = opendir(dir) else { return [] }
-        defer { closedir(d) }
-        var names: [String] = []
-        while let e = readdir(d) {
-            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
-    }
-
     func calibration(hardIronX: Double) -> Calibration {
         Calibration(gyroBias: Vector3(0.01, 0, 0),
                     magnetometer: MagnetometerCorrection(hardIron: Vector3(hardIronX, -20, 30), softIron: .identity),
@@ -36,7 +20,7 @@ import Testing
 
     @Test(arguments: AtomicFileWriter.Step.allCases)
     func calibrationSaveStoppedAfterAnyStepLeavesOldOrNewWhole(step: AtomicFileWriter.Step) throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("atomic")
         let store = CalibrationStore(path: dir + "/calibration.json")
         let old = calibration(hardIronX: 10), new = calibration(hardIronX: 99)
         try store.save(old)
@@ -61,22 +45,22 @@ import Testing
         try store.save(newer)
         #expect(try store.load() == newer)
         #expect(try CalibrationStore(path: store.previousPath).load() == loaded)
-        #expect(entries(dir) == ["calibration.json", "calibration.json.previous"], "left: \(entries(dir))")
+        #expect(directoryEntries(dir) == ["calibration.json", "calibration.json.previous"], "left: \(directoryEntries(dir))")
     }
 
     @Test func staleTemporariesOfDeadProcessesAreRemovedButOthersKept() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("atomic")
         let path = dir + "/plot.svg"
         // PID 2^22+1 is above Linux's pid_max limit, so no process has it; PID 1 is always alive.
         for name in ["plot.svg.tmp-4194305", "plot.svg.previous.tmp-4194305", "plot.svg.tmp-1", "other.tmp-4194305"] {
             try FileIO.writeAtomically(dir + "/" + name, [1, 2, 3])
         }
         try FileIO.writeAtomically(path, Array("<svg/>".utf8))
-        #expect(entries(dir) == ["other.tmp-4194305", "plot.svg", "plot.svg.tmp-1"])
+        #expect(directoryEntries(dir) == ["other.tmp-4194305", "plot.svg", "plot.svg.tmp-1"])
     }
 
     @Test func aSymlinkIsFollowedNotReplaced() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("atomic")
         try FileIO.writeAtomically(dir + "/real.json", Array("old".utf8))
         #expect(symlink("real.json", dir + "/link.json") == 0)
         try FileIO.writeAtomically(dir + "/link.json", Array("new".utf8), keepPrevious: true)
@@ -94,7 +78,7 @@ import Testing
     }
 
     @Test func aDeviceIsWrittenDirectlyNotReplaced() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("atomic")
         // A FIFO with a reader: the bytes go through the pipe, and the FIFO stays a FIFO.
         #expect(mkfifo(dir + "/fifo", 0o600) == 0)
         let reader = open(dir + "/fifo", O_RDONLY | O_NONBLOCK)
@@ -123,11 +107,11 @@ import Testing
             var st = stat()
             #expect(stat(dir + "/" + name, &st) == 0 && (st.st_mode & S_IFMT) == S_IFCHR, "\(name) was replaced")
         }
-        #expect(entries(dir) == ["full", "null"])
+        #expect(directoryEntries(dir) == ["full", "null"])
     }
 
     @Test func theOldFilesPermissionsAreKept() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("atomic")
         let path = dir + "/calibration.json"
         try FileIO.writeAtomically(path, [1])
         #expect(chmod(path, 0o600) == 0)
@@ -137,7 +121,7 @@ import Testing
     }
 
     @Test func aWriterThatIsNotClosedLeavesTheOldFile() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("atomic")
         let path = dir + "/rec.csv"
         try FileIO.writeAtomically(path, Array("precious".utf8))
         do {
@@ -147,7 +131,7 @@ import Testing
             #expect(try FileIO.read(path) == Array("precious".utf8))
         }
         #expect(try FileIO.read(path) == Array("precious".utf8))
-        #expect(entries(dir) == ["rec.csv"])
+        #expect(directoryEntries(dir) == ["rec.csv"])
         let w = try BufferedFileWriter(path: path)
         try w.write("new\n")
         try w.close()

@@ -6,15 +6,9 @@ import SensorCalibration
 import Geometry
 import Testing
 @testable import Formats
+import TestSupport
 
 @Suite struct CalibrationStoreTests {
-    /// A fresh directory per test.
-    func temporaryDirectory() -> String {
-        var template = Array("/tmp/headtrack-calibration-XXXXXX".utf8CString)
-        let p = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        return String(cString: p!)
-    }
-
     let sample = Calibration(
         gyroBias: Vector3(0.0123, -0.0045, 0.00067),
         magnetometer: MagnetometerCorrection(
@@ -24,7 +18,7 @@ import Testing
         createdUnixTime: 1_795_000_000)
 
     @Test func savedCalibrationReadsBackExactly() throws {
-        let store = CalibrationStore(path: temporaryDirectory() + "/calibration.json")
+        let store = CalibrationStore(path: temporaryDirectory("calibration") + "/calibration.json")
         try store.save(sample)
         let loaded = try store.load()
         #expect(loaded == sample)
@@ -32,7 +26,7 @@ import Testing
     }
 
     @Test func savingAgainKeepsThePreviousFile() throws {
-        let store = CalibrationStore(path: temporaryDirectory() + "/calibration.json")
+        let store = CalibrationStore(path: temporaryDirectory("calibration") + "/calibration.json")
         try store.save(sample)
         var newer = sample
         newer.gyroBias = Vector3(0.001, 0.002, 0.003)
@@ -42,7 +36,7 @@ import Testing
     }
 
     @Test func truncatedFileIsRejectedAndTheCalibrationInUseStays() throws {
-        let store = CalibrationStore(path: temporaryDirectory() + "/calibration.json")
+        let store = CalibrationStore(path: temporaryDirectory("calibration") + "/calibration.json")
         try store.save(sample)
         // A power cut in the middle of a write by some other tool: half a file.
         let text = CalibrationStore.encode(sample)
@@ -87,7 +81,7 @@ import Testing
     }
 
     @Test func missingFileFallsBackToPreviousThenToNone() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("calibration")
         let store = CalibrationStore(path: dir + "/calibration.json")
         #expect(store.loadKeepingCurrent(nil).calibration == .none)
         try CalibrationStore(path: store.previousPath).save(sample)

@@ -6,6 +6,7 @@ import Geometry
 import Testing
 @testable import Tracking
 @testable import Formats
+import TestSupport
 
 /// Issue 13's reproducers for the parsers: each input used to trap, hang or be silently misread. Each must
 /// now be refused with a message naming the file, line (where there is one) and field.
@@ -32,7 +33,7 @@ import Testing
 
     /// What the daemon does with such a file: runs uncalibrated with a message, instead of crash-looping.
     @Test func daemonRunsUncalibratedOnAnOutOfRangeFile() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("hostile")
         let store = CalibrationStore(path: dir + "/calibration.json")
         try FileIO.writeAtomically(store.path, Array(HostileInputTests.goodCalibration.replacingOccurrences("SAMPLES", "1e19").utf8))
         let (calibration, problem) = store.loadKeepingCurrent(nil)
@@ -187,12 +188,6 @@ import Testing
         #expect(throws: ConfigError.self) { try Config.load(path: "/dev/zero") }
         #expect(throws: CalibrationError.self) { try CalibrationStore(path: "/dev/zero").load() }
         #expect(throws: FileError.self) { try FileIO.read("/dev/zero", limit: 1 << 20) }
-    }
-
-    func temporaryDirectory() -> String {
-        var template = Array("/tmp/headtrack-hostile-XXXXXX".utf8CString)
-        let p = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        return String(cString: p!)
     }
 }
 

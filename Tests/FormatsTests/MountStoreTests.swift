@@ -4,22 +4,11 @@ import Glibc
 import Geometry
 import Testing
 @testable import Formats
+import TestSupport
 
 /// The learned mount's file (beside the calibration), and which mount `run` uses: the config's, else the file's,
 /// else none; a bad file is a warning and no mount, never a stop.
 @Suite struct MountStoreTests {
-    func temporaryDirectory() -> String {
-        var template = Array("/tmp/headtrack-mount-XXXXXX".utf8CString)
-        let p = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        return String(cString: p!)
-    }
-
-    func write(_ text: String, to path: String) {
-        let f = fopen(path, "w")!
-        fputs(text, f)
-        fclose(f)
-    }
-
     @Test func theFileSitsBesideTheCalibrationFile() {
         #expect(MountStore(beside: "/var/lib/headtrack/calibration.json").path == "/var/lib/headtrack/mount.json")
         #expect(MountStore(beside: "calibration.json").path == "./mount.json")
@@ -27,7 +16,7 @@ import Testing
     }
 
     @Test func aSavedMountReadsBackAndTheOldOneIsKept() throws {
-        let store = MountStore(path: temporaryDirectory() + "/mount.json")
+        let store = MountStore(path: temporaryDirectory("mount") + "/mount.json")
         let measured = try Mount(parsing: "-0.9892,0.0539,0.1364,0.1465,0.3323,0.9317,0.0049,0.9416,-0.3366")
         let first = MountStore.Record(mount: try Mount(parsing: "-x,z,y"), createdUnixTime: 1_795_000_000, measured: measured,
                                       offAxisFormDegrees: 21.4, nods: 45)
@@ -42,18 +31,18 @@ import Testing
     }
 
     @Test func aCorruptFileIsAnErrorThatSaysWhatToDo() throws {
-        let path = temporaryDirectory() + "/mount.json"
+        let path = temporaryDirectory("mount") + "/mount.json"
         for bad in ["", "{", "[]", #"{"version": 1}"#, #"{"version": 2, "mount": "x,y,z"}"#, #"{"version": 1, "mount": "x,x,z"}"#,
                     #"{"version": 1, "mount": 7}"#, #"{"version": 1, "mount": "x,y,z", "nods": 1.5}"#] {
-            write(bad, to: path)
+            writeText(bad, to: path)
             #expect(throws: CalibrationError.self, "\(bad)") { try MountStore(path: path).load() }
         }
-        write(#"{"version": 1, "mount": "x,x,z"}"#, to: path)
+        writeText(#"{"version": 1, "mount": "x,x,z"}"#, to: path)
         do { _ = try MountStore(path: path).load() } catch { #expect(error.description.contains("calibrate --mount")) }
     }
 
     @Test func theConfigsMountComesFirstThenTheLearnedFileThenNone() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("mount")
         var config = Config()
         config.calibrationFile = dir + "/calibration.json"
         var warnings: [String] = []
@@ -69,7 +58,7 @@ import Testing
         #expect(warnings.isEmpty)
         // A file that cannot be read: a warning, and no mount.
         config.mount = nil
-        write("{\"version\": 1, \"mount\": \"x,y", to: dir + "/mount.json")
+        writeText("{\"version\": 1, \"mount\": \"x,y", to: dir + "/mount.json")
         #expect(MountInUse.resolve(config, warn: { warnings.append($0) }).source == .none)
         #expect(warnings.count == 1 && warnings[0].contains("running without a mount"))
     }

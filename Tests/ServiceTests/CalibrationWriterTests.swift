@@ -6,16 +6,11 @@ import SensorCalibration
 import Geometry
 import Formats
 @testable import Service
+import TestSupport
 
 /// The learned calibration's writer thread: what the loop offers is saved whole, the latest value wins within
 /// the rate limit, `finish` writes what waits, and the file reads back as what was offered.
 @Suite struct CalibrationWriterTests {
-    func temporaryDirectory() -> String {
-        var template = Array("/tmp/headtrack-writer-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        return String(cString: made!)
-    }
-
     func calibration(_ x: Double) -> Calibration {
         Calibration(gyroBias: Vector3(0.001, 0, 0),
                     magnetometer: MagnetometerCorrection(hardIron: Vector3(x, -12, 8),
@@ -24,7 +19,7 @@ import Formats
     }
 
     @Test func offeredCalibrationIsSavedAndReadsBack() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("writer")
         let path = dir + "/calibration.learned.json"
         let writer = CalibrationWriter(path: path, minimumInterval: 30, warn: { Issue.record("warning: \($0)") })
         #expect(writer.offer(calibration(26)))
@@ -38,7 +33,7 @@ import Formats
     }
 
     @Test func withinTheIntervalTheLatestValueWinsAndFinishWritesIt() throws {
-        let dir = temporaryDirectory()
+        let dir = temporaryDirectory("writer")
         let path = dir + "/calibration.learned.json"
         let writer = CalibrationWriter(path: path, minimumInterval: 3600, warn: { Issue.record("warning: \($0)") })
         #expect(writer.offer(calibration(1)))
