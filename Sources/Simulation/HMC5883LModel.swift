@@ -5,14 +5,7 @@ import Sensors
 /// 1370…230 LSB/Ga), MODE (continuous / single / idle); data X, Z, Y big-endian at 0x03–0x08, −4096 in a
 /// channel that overflows (valid −2048..2047); STATUS.RDY; identification 'H43' at 0x0A–0x0C. Powers up with
 /// CRA 0x10, CRB 0x20, MODE 0x01 and no measurement made yet.
-public final class HMC5883LModel: SimulatedChip {
-    public var registers = [UInt8](repeating: 0, count: 0x0D)
-    public let clock: VirtualClock
-    public var motion: MotionScript
-    public var sensor: SensorModel
-    public var mountOnIMU: Mount = .identity
-    /// A host whose bypass must be open (GY-87: behind an MPU-6050); nil: on the main bus.
-    public weak var auxiliaryHost: (any AuxiliaryBusHost)?
+public final class HMC5883LModel: StandaloneMagnetometerModel, SimulatedChip {
     private var lastMeasurementIndex: Int64 = -1
     private var singleMeasurementAt: Double? = nil
 
@@ -20,10 +13,7 @@ public final class HMC5883LModel: SimulatedChip {
     public static let rates: [Double] = [0.75, 1.5, 3, 7.5, 15, 30, 75, 75]
 
     public init(clock: VirtualClock, motion: MotionScript, sensor: SensorModel = SensorModel()) {
-        self.clock = clock
-        self.motion = motion
-        self.sensor = sensor
-        self.sensor.random = SeededRandom(seed: 0x1E)
+        super.init(registerCount: 0x0D, address: 0x1E, clock: clock, motion: motion, sensor: sensor)
         powerOnReset()
     }
 
@@ -37,10 +27,8 @@ public final class HMC5883LModel: SimulatedChip {
         singleMeasurementAt = nil
     }
 
-    public var isVisible: Bool { auxiliaryHost?.bypassEnabled ?? true }
-
     private func store(at t: Double) {
-        let die = mountOnIMU.unapply(sensor.magnetometer(motion.state(at: t), at: t))
+        let die = fieldInChipAxes(at: t)
         let perMicrotesla = HMC5883LModel.gains[Int(registers[0x01] >> 5)] / 100
         func channel(_ v: Double) -> Int16 {
             let c = (v * perMicrotesla).rounded()

@@ -6,22 +6,11 @@ import Sensors
 /// 0x0A (soft reset), SET/RESET 0x0B. Powers up in standby. DRDY clears when a data register is read; DOR is
 /// set when a measurement lands while DRDY is still set and clears when register 0x00 is read (QST datasheet
 /// as recalled, not in the shared facts: a model assumption).
-public final class QMC5883LModel: SimulatedChip {
-    public var registers = [UInt8](repeating: 0, count: 0x0E)
-    public let clock: VirtualClock
-    public var motion: MotionScript
-    public var sensor: SensorModel
-    /// How the chip's axes sit relative to the IMU's (config `magnetometerMount` convention): identity = aligned.
-    public var mountOnIMU: Mount = .identity
-    /// A host whose bypass must be open for the chip to answer (nil: on the main bus).
-    public weak var auxiliaryHost: (any AuxiliaryBusHost)?
+public final class QMC5883LModel: StandaloneMagnetometerModel, SimulatedChip {
     private var measurements = MagnetometerMeasurements()
 
     public init(clock: VirtualClock, motion: MotionScript, sensor: SensorModel = SensorModel()) {
-        self.clock = clock
-        self.motion = motion
-        self.sensor = sensor
-        self.sensor.random = SeededRandom(seed: 0x0D)
+        super.init(registerCount: 0x0E, address: 0x0D, clock: clock, motion: motion, sensor: sensor)
         powerOnReset()
     }
 
@@ -30,8 +19,6 @@ public final class QMC5883LModel: SimulatedChip {
         registers[0x0D] = 0xFF
         measurements.reset()
     }
-
-    public var isVisible: Bool { auxiliaryHost?.bypassEnabled ?? true }
 
     private var rateHz: Double? {
         guard registers[0x09] & 0x03 == 0x01 else { return nil }
@@ -45,7 +32,7 @@ public final class QMC5883LModel: SimulatedChip {
         guard let rate = rateHz else { return }
         guard let (t, overrun) = measurements.due(now: clock.seconds, rate: rate, unread: registers[0x06] & 0x01 != 0) else { return }
         if overrun { registers[0x06] |= 0x04 }  // DOR
-        let die = mountOnIMU.unapply(sensor.magnetometer(motion.state(at: t), at: t))
+        let die = fieldInChipAxes(at: t)
         let perMicrotesla = lsbPerGauss / 100
         let rangeMicrotesla = lsbPerGauss == 3000 ? 800.0 : 200.0  // ±8 G or ±2 G; 1 G = 100 µT
         let overflow = abs(die.x) > rangeMicrotesla || abs(die.y) > rangeMicrotesla || abs(die.z) > rangeMicrotesla
