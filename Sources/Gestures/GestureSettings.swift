@@ -139,11 +139,9 @@ extension GestureDetector {
 
         /// A swing of a two-swing gesture may turn the head at most this far (rad): 91°, the whole range of
         /// the widest vigorous shake (Funk et al.: 20–91° range of motion), since a shake's second swing crosses
-        /// from one side to the other. Turning further (looking over a shoulder) is no swing of a gesture.
-        /// It was 45° (one side only): that refused the second swing of a ±30° shake, so such a shake was found
-        /// only at its third swing, which a one-second window may not hold. Every distractor of the cohort
-        /// gives the same false events per minute at 45°, 60° and 91° (seeds 1, 3 and 7): a glance is told
-        /// by its hold (`maxTurnPause`), not by its width.
+        /// from one side to the other (one side only, 45°, refused the crossing swing of a ±30° shake). Turning
+        /// further (looking over a shoulder) is no swing of a gesture; a glance is told by its hold
+        /// (`maxTurnPause`), not by its width. The cohort figures behind it are in the README (Measured).
         public var maxTwoSwingAngle = 91 * Units.radiansPerDegree
 
         /// Swings about one axis less than this apart (s) are one continuing oscillation: 0.2 s, longer than
@@ -218,12 +216,8 @@ extension GestureDetector {
         /// this fraction of its peak: 0.9 — past the peak, so the swing's speed and direction are known, and
         /// 10 % below it, far beyond the rate noise after the 10 Hz low-pass (≤ 0.3 °/s against the 26 °/s
         /// slowest swing), so a noisy plateau is not taken for the peak. On a sine-shaped swing that is 0.14
-        /// of the swing after its peak (≤ 0.09 s for the model's slowest, 0.62 s swings). Earlier is worth it
-        /// where a recording is short: on the cohort's one-second windows (`eval gestures --cohort 100
-        /// --seed 2 --windows 1`, measured before the ~100 Hz gesture input) 0.9 gets 84.5 % of the gesture
-        /// windows right against 82.3 % at 0.8, with the false events per minute of every distractor within 0.01
-        /// of 0.8's on 200 wearers (seed 7). 0.95 gains another 1.3 % but adds 0.01–0.02/min to walking,
-        /// running and boxing; 1.0 (report at the peak) adds 0.05/min to running and boxing.
+        /// of the swing after its peak (≤ 0.09 s for the model's slowest, 0.62 s swings): soon enough for a
+        /// one-second recording, late enough that gait and boxing add no false events (README, Measured).
         public var peakPassedFraction = 0.9
 
         /// Swings that make a nod (down-up) and a shake (one left-right): 2 each; see `maxTurnPause` for
