@@ -44,23 +44,21 @@ public final class SimulatedBreakout {
         leds = RecordingOutputLines(count: ledCount, clock: clock)
         self.motion = motion
         self.imuAddress = imuAddress
+        func attach<Chip: SimulatedChip>(_ chip: Chip, at address: UInt8) -> Chip {
+            bus.attach(chip, at: address)
+            return chip
+        }
         var host: (any AuxiliaryBusHost)? = nil
         func mpu(_ who: UInt8, ak: Bool) {
-            let m = InvenSenseModel(part: .mpu6500Family(whoAmI: who), clock: clock, motion: motion, sensor: sensor)
-            bus.attach(m, at: imuAddress)
+            let m = attach(InvenSenseModel(part: .mpu6500Family(whoAmI: who), clock: clock, motion: motion, sensor: sensor), at: imuAddress)
             mpu9250 = m
             host = m
-            if ak {
-                let a = AK8963Model(clock: clock, host: m)
-                bus.attach(a, at: 0x0C)
-                ak8963 = a
-            }
+            if ak { ak8963 = attach(AK8963Model(clock: clock, host: m), at: 0x0C) }
         }
         switch imu {
         case .none: break
         case .mpu6050:
-            let m = InvenSenseModel(part: .mpu6050, clock: clock, motion: motion, sensor: sensor)
-            bus.attach(m, at: imuAddress)
+            let m = attach(InvenSenseModel(part: .mpu6050, clock: clock, motion: motion, sensor: sensor), at: imuAddress)
             mpu6050 = m
             host = m
         case .mpu6500: mpu(0x70, ak: false)
@@ -68,24 +66,18 @@ public final class SimulatedBreakout {
         case .mpu9255: mpu(0x73, ak: true)
         case let .mpuClone(who, hasAK): mpu(who, ak: hasAK)
         case .icm20948:
-            let m = ICM20948Model(clock: clock, motion: motion, sensor: sensor)
-            bus.attach(m, at: imuAddress)
+            let m = attach(ICM20948Model(clock: clock, motion: motion, sensor: sensor), at: imuAddress)
             icm20948 = m
-            let a = AK09916Model(clock: clock, host: m)
-            bus.attach(a, at: 0x0C)
-            ak09916 = a
+            ak09916 = attach(AK09916Model(clock: clock, host: m), at: 0x0C)
         }
         switch magnetometer {
         case .none: break
         case .qmc5883l:
-            let q = QMC5883LModel(clock: clock, motion: motion, sensor: sensor)
-            bus.attach(q, at: 0x0D)
-            qmc5883l = q
+            qmc5883l = attach(QMC5883LModel(clock: clock, motion: motion, sensor: sensor), at: 0x0D)
         case .hmc5883l, .hmc5883lBehindIMU:
             let h = HMC5883LModel(clock: clock, motion: motion, sensor: sensor)
             if magnetometer == .hmc5883lBehindIMU { h.auxiliaryHost = host }
-            bus.attach(h, at: 0x1E)
-            hmc5883l = h
+            hmc5883l = attach(h, at: 0x1E)
         }
     }
 
