@@ -33,6 +33,12 @@ public struct InvenSenseFIFO: Sendable, Equatable {
         gyroScale = Units.radiansPerDegree / gyroRange.lsbPerDegreePerSecond
     }
 
+    /// The FIFO of a chip configured with `configuration` (its sample rate and full-scale ranges).
+    init(capacity: Int, configuration: InvenSenseConfiguration) {
+        self.init(capacity: capacity, sampleRateDivider: configuration.sampleRateDivider,
+                  accelRange: configuration.settings.accelRange, gyroRange: configuration.settings.gyroRange)
+    }
+
     /// True when the count shows data was dropped: whole frames stop at ⌊capacity / 12⌋ × 12 bytes (504 of
     /// 512), so anything above means the chip overwrote the oldest bytes and the frame boundaries are lost
     /// (the FIFO then sits at its capacity). Recovery is a FIFO reset.
@@ -142,15 +148,9 @@ extension IMUDevice {
     /// register bank with another layout: it is polled).
     public var fifo: InvenSenseFIFO? {
         switch self {
-        case let .mpu6050(d):
-            return InvenSenseFIFO(capacity: 1024, sampleRateDivider: d.configuration.sampleRateDivider,
-                                  accelRange: d.configuration.settings.accelRange, gyroRange: d.configuration.settings.gyroRange)
-        case let .mpu6500(d):
-            return InvenSenseFIFO(capacity: 512, sampleRateDivider: d.configuration.sampleRateDivider,
-                                  accelRange: d.configuration.settings.accelRange, gyroRange: d.configuration.settings.gyroRange)
-        case let .mpu9250(d):
-            return InvenSenseFIFO(capacity: 512, sampleRateDivider: d.configuration.sampleRateDivider,
-                                  accelRange: d.configuration.settings.accelRange, gyroRange: d.configuration.settings.gyroRange)
+        case let .mpu6050(d): return InvenSenseFIFO(capacity: 1024, configuration: d.configuration)
+        case let .mpu6500(d): return InvenSenseFIFO(capacity: 512, configuration: d.configuration)
+        case let .mpu9250(d): return InvenSenseFIFO(capacity: 512, configuration: d.configuration)
         case .icm20948:
             return nil
         }
