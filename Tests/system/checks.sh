@@ -333,7 +333,7 @@ check_watch_and_calibrate() {
     wait_active 30 || true
     out=$(tr -d '\r' <<<"$out")
     # i2c-stub's field never turns, so calibrate must refuse for that reason, and the service must be back.
-    check deploy-calibrate "exit $status; $(grep -a -m1 'stopping' <<<"$out"); $(grep -a -i -m1 'rotation\|turn\|refus' <<<"$out" | cut -c1-200); $(grep -a -m1 'starting headtrack.service again' <<<"$out"); service $(G systemctl is-active headtrack)" \
+    check deploy-calibrate "exit $status; $(grep -a -o -m1 'calibrate: stopping[^;]*' <<<"$out"); $(grep -a -i -m1 'rotation\|turn\|refus' <<<"$out" | cut -c1-200); $(grep -a -m1 'starting headtrack.service again' <<<"$out"); service $(G systemctl is-active headtrack)" \
         bash -c "grep -aq 'starting headtrack.service again' <<<'${out//\'/}' && [ '$(G systemctl is-active headtrack)' = active ] && [ $status != 0 ]"
 }
 

@@ -68,8 +68,9 @@ passed=0 failed=0 REPORTED="" QEMU_PID=""
 log() { echo "system: $*" >&2; }
 result() { # PASS|FAIL name detail
     if [ "$1" = PASS ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-    # Details quote terminal sessions (script(1)): their control bytes would garble the log, so they go.
-    echo "$1 $2 -- $(tr -d '\000-\010\013-\037\177' <<<"$3")"
+    # Details quote terminal sessions (script(1)): their escape sequences and control bytes would garble the
+    # log, so they go.
+    echo "$1 $2 -- $(sed -E $'s/\x1b\\[[0-9;?]*[A-Za-z]//g' <<<"$3" | tr -d '\000-\010\013-\037\177')"
 }
 check() { # name detail condition...: PASS when the condition (a command) succeeds
     local name=$1 detail=$2; shift 2
