@@ -16,6 +16,13 @@ public struct RecognizerUnderTest: Sendable {
         self.classicSettings = classicSettings
     }
 
+    /// The same settings with `detector` running (the cohort runs each detector in turn).
+    public func running(_ detector: GestureEvaluation.Detector) -> RecognizerUnderTest {
+        var r = self
+        r.detector = detector
+        return r
+    }
+
     /// The detections of `trace` through the product's replay, with `mount` (nil: none given).
     func detections(in trace: Trace, mount: Mount?) -> [GestureDetection] {
         switch detector {

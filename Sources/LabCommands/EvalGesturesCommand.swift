@@ -135,9 +135,7 @@ struct EvalGesturesCommand: EvalTopic {
                 }
                 func scores(_ d: GestureEvaluation.Detector, _ opening: GestureCohortWindows.Opening,
                             _ kinds: [CohortKind]) -> ([GestureCohortWindows.KindScore], String) {
-                    var recognizer = evaluation.recognizer
-                    recognizer.detector = d
-                    var e = GestureCohortEvaluation(cohort: cohort, recognizer: recognizer)
+                    var e = GestureCohortEvaluation(cohort: cohort, recognizer: evaluation.recognizer.running(d))
                     e.mountKnown = mountKnown
                     var windows = GestureCohortWindows(evaluation: e, seconds: w)
                     windows.opening = opening
@@ -154,9 +152,7 @@ struct EvalGesturesCommand: EvalTopic {
             }
             var tables: [String] = []
             for detector in GestureEvaluation.Detector.allCases {
-                var recognizer = evaluation.recognizer
-                recognizer.detector = detector
-                var e = GestureCohortEvaluation(cohort: cohort, recognizer: recognizer)
+                var e = GestureCohortEvaluation(cohort: cohort, recognizer: evaluation.recognizer.running(detector))
                 e.mountKnown = mountKnown
                 tables.append(GestureCohortReport.table(e.run(progress: progress(detector)), description: e.description))
             }
