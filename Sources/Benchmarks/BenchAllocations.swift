@@ -5,24 +5,24 @@ import Sensors
 import SimulatedRuns
 import Simulation
 
+/// Allocations counted over a number of steps (wake-ups or samples) in steady state.
+public struct AllocationTally: Sendable {
+    public var allocations: Int64 = 0
+    public var steps: Int64 = 0
+    public var perStep: Double { Double(allocations) / Double(max(1, steps)) }
+}
+
 /// Heap allocations in steady state, counted by the interposed allocator (CAllocCounter) on this thread.
 public struct AllocationCount: Sendable {
     /// False where the counter cannot interpose (musl static builds): the figures are then meaningless.
     public var counterAvailable: Bool
-    /// The loop on the simulated board: allocations during `iterations` wake-ups after a warm-up.
-    public var loopAllocations: Int64 = 0
-    public var loopIterations: Int64 = 0
+    /// The loop on the simulated board, per wake-up after a warm-up, and the IMU samples it read meanwhile.
+    public var loop = AllocationTally()
     public var loopSamples: Int64 = 0
-    /// Replay of the recording through the pipeline: allocations during `replaySamples` samples after a warm-up.
-    public var replayAllocations: Int64 = 0
-    public var replaySamples: Int64 = 0
+    /// Replay of the recording through the pipeline, per sample after a warm-up.
+    public var replay = AllocationTally()
     /// The mount watch `run` feeds every raw sample (learning while worn), over the same recording.
-    public var watchAllocations: Int64 = 0
-    public var watchSamples: Int64 = 0
-
-    public var perWatchSample: Double { Double(watchAllocations) / Double(max(1, watchSamples)) }
-    public var perLoopIteration: Double { Double(loopAllocations) / Double(max(1, loopIterations)) }
-    public var perReplaySample: Double { Double(replayAllocations) / Double(max(1, replaySamples)) }
+    public var watch = AllocationTally()
 
     /// Loop: `warmUp` then `measured` seconds of simulated time at full speed (demo story: gestures, north
     /// LED, heartbeat all happen in the window). Replay: the whole recording after its first 10 %.
@@ -45,8 +45,8 @@ public struct AllocationCount: Sendable {
         let samplesBefore = loop.imuSamples
         let start = ht_alloc_thread_count()
         loop.run(duration: measured, shouldStop: { false }, observer: { _, _ in })
-        result.loopAllocations = Int64(ht_alloc_thread_count() - start) - setup
-        result.loopIterations = loop.timing.tick.count - iterationsBefore
+        result.loop.allocations = Int64(ht_alloc_thread_count() - start) - setup
+        result.loop.steps = loop.timing.tick.count - iterationsBefore
         result.loopSamples = loop.imuSamples - samplesBefore
 
         let records = trace.trace.records.count
@@ -59,8 +59,8 @@ public struct AllocationCount: Sendable {
                 if index == records - 1 { replayEnd = ht_alloc_thread_count() }
             }
         }
-        result.replayAllocations = Int64(replayEnd &- replayStart)
-        result.replaySamples = Int64(records - 1 - warmUpSamples)
+        result.replay.allocations = Int64(replayEnd &- replayStart)
+        result.replay.steps = Int64(records - 1 - warmUpSamples)
 
         // Configured with the identity, so every rest and nod series of the recording is judged too.
         var watch = WornMountWatch(configured: .identity)
@@ -70,8 +70,8 @@ public struct AllocationCount: Sendable {
             if i == warmUpSamples { watchStart = ht_alloc_thread_count() }
             if watch.add(t: r.t, gyro: r.gyro, accel: r.accel) != nil { findings += 1 }
         }
-        result.watchAllocations = Int64(ht_alloc_thread_count() &- watchStart)
-        result.watchSamples = Int64(records - warmUpSamples)
+        result.watch.allocations = Int64(ht_alloc_thread_count() &- watchStart)
+        result.watch.steps = Int64(records - warmUpSamples)
         benchSink += Double(findings)
         return result
     }

@@ -46,12 +46,12 @@ public enum BenchReport {
         out += "\nheap allocations in steady state (interposed malloc, this thread; background calibration on)\n"
         for (readout, a) in r.allocations {
             if !a.counterAvailable { out += "  counter not available in this build (not glibc)\n"; break }
-            out += "  loop on the simulated board, \(readout.rawValue): \(a.loopAllocations) in \(a.loopIterations) wake-ups "
-                + "(\(fixed(a.perLoopIteration, 3)) per iteration, \(a.loopSamples) IMU samples)\n"
+            out += "  loop on the simulated board, \(readout.rawValue): \(a.loop.allocations) in \(a.loop.steps) wake-ups "
+                + "(\(fixed(a.loop.perStep, 3)) per iteration, \(a.loopSamples) IMU samples)\n"
         }
         if let a = r.allocations.first?.count, a.counterAvailable {
-            out += "  replay of the recording: \(a.replayAllocations) in \(a.replaySamples) samples (\(fixed(a.perReplaySample, 3)) per sample)\n"
-            out += "  mount watch (run, learning while worn): \(a.watchAllocations) in \(a.watchSamples) samples (\(fixed(a.perWatchSample, 3)) per sample)\n"
+            out += "  replay of the recording: \(a.replay.allocations) in \(a.replay.steps) samples (\(fixed(a.replay.perStep, 3)) per sample)\n"
+            out += "  mount watch (run, learning while worn): \(a.watch.allocations) in \(a.watch.steps) samples (\(fixed(a.watch.perStep, 3)) per sample)\n"
         }
 
         out += "\n1 kHz on the simulated board, 60 s of simulated time at full speed, I²C time modelled at 400 kHz\n"
@@ -121,23 +121,11 @@ public enum BenchReport {
         j.object("allocations") { o in
             o.bool("counter_available", r.allocations.first?.count.counterAvailable ?? false)
             for (readout, a) in r.allocations {
-                o.object("loop_\(readout.rawValue)") { x in
-                    x.number("allocations", Double(a.loopAllocations))
-                    x.number("iterations", Double(a.loopIterations))
-                    x.number("per_iteration", a.perLoopIteration, digits: 4)
-                }
+                o.object("loop_\(readout.rawValue)") { $0.tally(a.loop, steps: "iterations", per: "per_iteration") }
             }
             if let a = r.allocations.first?.count {
-                o.object("replay") { x in
-                    x.number("allocations", Double(a.replayAllocations))
-                    x.number("samples", Double(a.replaySamples))
-                    x.number("per_sample", a.perReplaySample, digits: 4)
-                }
-                o.object("mount_watch") { x in
-                    x.number("allocations", Double(a.watchAllocations))
-                    x.number("samples", Double(a.watchSamples))
-                    x.number("per_sample", a.perWatchSample, digits: 4)
-                }
+                o.object("replay") { $0.tally(a.replay, steps: "samples", per: "per_sample") }
+                o.object("mount_watch") { $0.tally(a.watch, steps: "samples", per: "per_sample") }
             }
         }
         j.array("sustained_1khz_60s") { a in
@@ -223,5 +211,14 @@ struct JSONArrayWriter {
         var o = JSONObjectWriter(indent: indent + "  ")
         body(&o)
         elements.append(o.text)
+    }
+}
+
+extension JSONObjectWriter {
+    /// One allocation tally: its count, its steps under the name `steps`, and the ratio under `per`.
+    mutating func tally(_ t: AllocationTally, steps: String, per: String) {
+        number("allocations", Double(t.allocations))
+        number(steps, Double(t.steps))
+        number(per, t.perStep, digits: 4)
     }
 }
