@@ -5,26 +5,12 @@ import Sensors
 /// little-endian data at 0x11–0x16, TMPS 0x17, ST2 (HOFL) 0x18; data protected from a data read until ST2
 /// is read; CNTL2 modes 10/20/50/100 Hz; CNTL3 soft reset; no fuse ROM. Visible only through the ICM's
 /// bypass. Its axes: in the ICM's frame the field is (x, −y, −z) of the die's.
-public final class AK09916Model: SimulatedChip {
-    public var registers = [UInt8](repeating: 0, count: 0x33)
-    public let clock: VirtualClock
-    public unowned let host: ICM20948Model
-    private var measurements = MagnetometerMeasurements()
-
+public final class AK09916Model: AKMDieModel, SimulatedChip {
     public init(clock: VirtualClock, host: ICM20948Model) {
-        self.clock = clock
-        self.host = host
-        powerOnReset()
+        // WIA1 (company) and WIA2 (device).
+        super.init(Layout(registerCount: 0x33, st1: 0x10, st2: 0x18, resetValues: [(0x00, AKM.companyID), (0x01, 0x09)]),
+                   clock: clock, host: host)
     }
-
-    public func powerOnReset() {
-        for i in registers.indices { registers[i] = 0 }
-        registers[0x00] = 0x48
-        registers[0x01] = 0x09
-        measurements.reset()
-    }
-
-    public var isVisible: Bool { host.bypassEnabled }
 
     private var rateHz: Double? {
         switch registers[0x31] & 0x1F {
@@ -37,24 +23,12 @@ public final class AK09916Model: SimulatedChip {
     }
 
     private func measure() {
-        guard let rate = rateHz else { return }
-        guard let (t, overrun) = measurements.due(now: clock.seconds, rate: rate, unread: registers[0x10] & 0x01 != 0) else { return }
-        if overrun { registers[0x10] |= 0x02 }  // DOR
-        let icm = host.sensor.magnetometer(host.motion.state(at: t), at: t)
+        guard let rate = rateHz, let icm = measurementDue(rate: rate) else { return }
         let die = Vector3(icm.x, -icm.y, -icm.z)  // ICM frame → die frame (the mapping is its own inverse)
         // HOFL: the AK8963's criterion, |X|+|Y|+|Z| ≥ 4912 µT (model assumption for the AK09916).
         let overflow = abs(die.x) + abs(die.y) + abs(die.z) >= 4912
         func counts(_ v: Double) -> Int16 { RegisterStorage.counts(v / 0.15, limit: 32752) }
-        publish(measurements.measured(.init(x: counts(die.x), y: counts(die.y), z: counts(die.z), overflow: overflow)))
-    }
-
-    private func publish(_ sample: MagnetometerMeasurements.Sample?) {
-        guard let p = sample else { return }
-        RegisterStorage.storeLittleEndian(p.x, into: &registers, at: 0x11)
-        RegisterStorage.storeLittleEndian(p.y, into: &registers, at: 0x13)
-        RegisterStorage.storeLittleEndian(p.z, into: &registers, at: 0x15)
-        registers[0x18] = p.overflow ? 0x08 : 0
-        registers[0x10] |= 0x01
+        measured(.init(x: counts(die.x), y: counts(die.y), z: counts(die.z), overflow: overflow))
     }
 
     public func read(register: UInt8, into buffer: UnsafeMutableBufferPointer<UInt8>) {
@@ -62,14 +36,7 @@ public final class AK09916Model: SimulatedChip {
         var r = Int(register)
         for i in 0..<buffer.count {
             buffer[i] = r < registers.count ? registers[r] : 0
-            if r >= 0x11 && r <= 0x17 {
-                measurements.dataRead()
-                registers[0x10] &= ~0x03  // reading data clears DRDY and DOR
-            }
-            if r == 0x18 {  // reading ST2 ends the read: new data may be published
-                registers[0x10] &= ~0x03
-                publish(measurements.readEnded())
-            }
+            didRead(r)
             r += 1
         }
     }
@@ -78,10 +45,9 @@ public final class AK09916Model: SimulatedChip {
         switch register {
         case 0x31:
             registers[0x31] = value & 0x1F
-            measurements.restartClock()
-            registers[0x10] = 0
+            modeChanged()
         case 0x32 where value & 0x01 != 0:
-            powerOnReset()
+            powerOnReset()  // SRST
         default:
             return
         }

@@ -5,32 +5,21 @@ import Sensors
 /// fuse-ROM mode, CNTL1 modes (power-down, single, continuous 8/100 Hz, 14/16-bit), little-endian data with
 /// ST1.DRDY/DOR, the read latch released by reading ST2, and ST2.HOFL on overflow. Its axes are those of
 /// the die: in the MPU's frame the field is (y, x, −z), so the model produces (m_y, m_x, −m_z) from it.
-public final class AK8963Model: SimulatedChip {
-    public var registers = [UInt8](repeating: 0, count: 0x13)
-    public let clock: VirtualClock
-    public unowned let host: InvenSenseModel
+public final class AK8963Model: AKMDieModel, SimulatedChip {
     /// Fuse ROM sensitivity adjustment values.
     public var asa: (UInt8, UInt8, UInt8) = (176, 177, 165)
     /// Emulate the chip's real sensitivity spread, so applying ASA is what makes readings right.
     public var applySensitivitySpread = true
-    private var measurements = MagnetometerMeasurements()
 
     public init(clock: VirtualClock, host: InvenSenseModel) {
-        self.clock = clock
-        self.host = host
-        reset()
+        // WIA (company) and INFO (not specified; any value).
+        super.init(Layout(registerCount: 0x13, st1: 0x02, st2: 0x09, resetValues: [(0x00, AKM.companyID), (0x01, 0x9A)]),
+                   clock: clock, host: host)
     }
 
-    public func reset() {
-        for i in registers.indices { registers[i] = 0 }
-        registers[0] = 0x48
-        registers[1] = 0x9A  // INFO, arbitrary
-        measurements.reset()
-    }
-
-    public var isVisible: Bool { host.bypassEnabled }
     var mode: UInt8 { registers[0x0A] & 0x0F }
     var sixteenBit: Bool { registers[0x0A] & 0x10 != 0 }
+    override var st2ModeBits: UInt8 { sixteenBit ? 0x10 : 0 }  // BITM
 
     private func adjustment(_ v: UInt8) -> Double { (Double(v) - 128) * 0.5 / 128 + 1 }
 
@@ -42,9 +31,7 @@ public final class AK8963Model: SimulatedChip {
         case 0x06: rate = 100
         default: return
         }
-        guard let (t, overrun) = measurements.due(now: clock.seconds, rate: rate, unread: registers[0x02] & 0x01 != 0) else { return }
-        if overrun { registers[0x02] |= 0x02 }  // DOR
-        let mpuField = host.sensor.magnetometer(host.motion.state(at: t), at: t)
+        guard let mpuField = measurementDue(rate: rate) else { return }
         // MPU frame → die frame: die x = MPU y, die y = MPU x, die z = −MPU z.
         var die = Vector3(mpuField.y, mpuField.x, -mpuField.z)
         if applySensitivitySpread {
@@ -53,19 +40,8 @@ public final class AK8963Model: SimulatedChip {
         let lsb = sixteenBit ? 0.15 : 0.6
         let limit = sixteenBit ? 32760.0 : 8190.0
         let overflow = abs(die.x) + abs(die.y) + abs(die.z) >= 4912
-        func counts(_ v: Double) -> Int16 { Int16(max(-limit, min(limit, (v / lsb).rounded()))) }
-        publish(measurements.measured(.init(x: counts(die.x), y: counts(die.y), z: counts(die.z), overflow: overflow)))
-    }
-
-    private func publish(_ sample: MagnetometerMeasurements.Sample?) {
-        guard let p = sample else { return }
-        for (i, v) in [p.x, p.y, p.z].enumerated() {
-            let u = UInt16(bitPattern: v)
-            registers[0x03 + 2 * i] = UInt8(u & 0xFF)
-            registers[0x04 + 2 * i] = UInt8(u >> 8)
-        }
-        registers[0x09] = (p.overflow ? 0x08 : 0) | (sixteenBit ? 0x10 : 0)
-        registers[0x02] |= 0x01
+        func counts(_ v: Double) -> Int16 { RegisterStorage.counts(v / lsb, limit: limit) }
+        measured(.init(x: counts(die.x), y: counts(die.y), z: counts(die.z), overflow: overflow))
     }
 
     public func read(register: UInt8, into buffer: UnsafeMutableBufferPointer<UInt8>) {
@@ -79,11 +55,7 @@ public final class AK8963Model: SimulatedChip {
             } else {
                 buffer[i] = 0
             }
-            if r >= 0x03 && r <= 0x08 {
-                measurements.dataRead()
-                registers[0x02] &= ~0x03  // reading data clears DRDY and DOR
-            }
-            if r == 0x09 { publish(measurements.readEnded()) }  // ST2 read ends the read: release the latch
+            didRead(r)
             // Auto-increment wraps within 0x00–0x0C and within 0x10–0x12.
             r += 1
             if r == 0x0D { r = 0x00 }
@@ -95,10 +67,9 @@ public final class AK8963Model: SimulatedChip {
         switch register {
         case 0x0A:
             registers[0x0A] = value
-            measurements.restartClock()
-            registers[0x02] = 0
+            modeChanged()
         case 0x0B where value & 0x01 != 0:
-            reset()
+            powerOnReset()  // SRST
         case 0x0B, 0x0C, 0x0F:
             registers[Int(register)] = value
         default:

@@ -12,17 +12,18 @@ public final class HMC5883LModel: StandaloneMagnetometerModel, SimulatedChip {
     public static let gains: [Double] = [1370, 1090, 820, 660, 440, 390, 330, 230]
     public static let rates: [Double] = [0.75, 1.5, 3, 7.5, 15, 30, 75, 75]
 
+    /// CRA (one sample per output, 15 Hz), CRB (gain 1090), mode (single), identification "H43".
+    static let resetValues: [(register: Int, value: UInt8)] = [
+        (0x00, 0x10), (0x01, 0x20), (0x02, 0x01), (0x0A, 0x48), (0x0B, 0x34), (0x0C, 0x33),
+    ]
+
     public init(clock: VirtualClock, motion: MotionScript, sensor: SensorModel = SensorModel()) {
         super.init(registerCount: 0x0D, address: 0x1E, clock: clock, motion: motion, sensor: sensor)
         powerOnReset()
     }
 
     public func powerOnReset() {
-        for i in registers.indices { registers[i] = 0 }
-        registers[0x00] = 0x10
-        registers[0x01] = 0x20
-        registers[0x02] = 0x01
-        registers[0x0A] = 0x48; registers[0x0B] = 0x34; registers[0x0C] = 0x33
+        RegisterStorage.powerOn(&registers, Self.resetValues)
         lastMeasurementIndex = -1
         singleMeasurementAt = nil
     }

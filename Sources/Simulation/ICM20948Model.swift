@@ -5,7 +5,7 @@ import Sensors
 /// WHO_AM_I 0xEA at bank 0 register 0x00; powers up asleep (PWR_MGMT_1 = 0x41); data at bank 0 0x2D–0x3A in
 /// the order accel, gyro, temperature (big-endian); ranges, filters and dividers in bank 2 (rate =
 /// 1125 Hz / (1 + GYRO_SMPLRT_DIV) with the DLPF on, else 9 kHz); bypass via bank 0 INT_PIN_CFG (0x0F).
-public final class ICM20948Model: SimulatedChip, AuxiliaryBusHost {
+public final class ICM20948Model: SimulatedChip, MagnetometerHost {
     /// registers[bank][register]
     public var registers = [[UInt8]](repeating: [UInt8](repeating: 0, count: 128), count: 4)
     public private(set) var bank = 0

@@ -7,7 +7,7 @@ import Sensors
 /// (InvenSenseFIFOModel.swift) and the bypass switch (INT_PIN_CFG.BYPASS_EN with USER_CTRL.I2C_MST_EN clear)
 /// that joins the auxiliary bus (the MPU-9250's AK8963, a GY-87 board's HMC5883L) to the host bus. What differs
 /// between the parts is in `Part`.
-public final class InvenSenseModel: SimulatedChip, AuxiliaryBusHost {
+public final class InvenSenseModel: SimulatedChip, MagnetometerHost {
     /// The datasheet facts that tell the parts apart.
     public struct Part: Sendable {
         public var whoAmI: UInt8

@@ -9,14 +9,16 @@ import Sensors
 public final class QMC5883LModel: StandaloneMagnetometerModel, SimulatedChip {
     private var measurements = MagnetometerMeasurements()
 
+    /// Chip ID.
+    static let resetValues: [(register: Int, value: UInt8)] = [(0x0D, 0xFF)]
+
     public init(clock: VirtualClock, motion: MotionScript, sensor: SensorModel = SensorModel()) {
         super.init(registerCount: 0x0E, address: 0x0D, clock: clock, motion: motion, sensor: sensor)
         powerOnReset()
     }
 
     public func powerOnReset() {
-        for i in registers.indices { registers[i] = 0 }
-        registers[0x0D] = 0xFF
+        RegisterStorage.powerOn(&registers, Self.resetValues)
         measurements.reset()
     }
 

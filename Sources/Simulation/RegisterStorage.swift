@@ -5,6 +5,12 @@ enum RegisterStorage {
         Int16(max(-limit, min(limit, value.rounded())))
     }
 
+    /// The register file after power-on or a soft reset: 0 except the registers the datasheet gives another value.
+    static func powerOn(_ registers: inout [UInt8], _ values: [(register: Int, value: UInt8)]) {
+        for i in registers.indices { registers[i] = 0 }
+        for (register, value) in values { registers[register] = value }
+    }
+
     static func storeBigEndian(_ value: Int16, into registers: inout [UInt8], at index: Int) {
         let u = UInt16(bitPattern: value)
         registers[index] = UInt8(u >> 8)

@@ -36,6 +36,19 @@ import Testing
         #expect(try read(b, 0x02, 1)[0] & 0x01 == 0x01)  // next 100 Hz measurement
     }
 
+    /// "Reading any of HXL..HZH or ST2 clears DRDY and DOR" (hardware-facts §1.4), so ST2 alone does too.
+    @Test func readingST2AloneClearsDataReadyAndOverrun() throws {
+        let b = board()
+        try b.bus.writeRegister(address: 0x68, register: 0x37, value: 0x02)
+        try b.bus.writeRegister(address: 0x0C, register: 0x0A, value: 0x16)  // 16-bit, 100 Hz
+        b.clock.advance(seconds: 0.015)
+        #expect(try read(b, 0x02, 1)[0] == 0x01)       // DRDY
+        b.clock.advance(seconds: 0.010)                 // the next measurement lands on unread data
+        #expect(try read(b, 0x02, 1)[0] == 0x03)       // DRDY and DOR
+        _ = try read(b, 0x09, 1)                        // ST2
+        #expect(try read(b, 0x02, 1)[0] == 0x00)
+    }
+
     @Test func fuseROMOnlyInFuseMode() throws {
         let b = board()
         try b.bus.writeRegister(address: 0x68, register: 0x37, value: 0x02)

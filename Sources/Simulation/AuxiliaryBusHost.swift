@@ -1,15 +1,12 @@
-import Sensors
-
-// Power-on reset for the models written before `SimulatedChip.powerOnReset()` existed.
-
-extension AK8963Model {
-    /// A power loss resets the AK8963 as its soft reset does: power-down mode, no data.
-    public func powerOnReset() { reset() }
-}
-
 /// A chip with an auxiliary I²C bus that can be joined to the host bus (INT_PIN_CFG.BYPASS_EN with the
 /// internal I²C master off): a magnetometer behind it answers only while `bypassEnabled`.
 public protocol AuxiliaryBusHost: AnyObject {
     var bypassEnabled: Bool { get }
 }
 
+/// An IMU with a magnetometer die in its package: the die measures the host's world and answers on the
+/// host bus only through the host's bypass.
+public protocol MagnetometerHost: AuxiliaryBusHost {
+    var motion: MotionScript { get }
+    var sensor: SensorModel { get set }
+}
