@@ -17,21 +17,33 @@ public struct MultiRateSchedule: Sendable {
     /// firing allocates nothing.
     public struct Firing: Sendable {
         public fileprivate(set) var mask: UInt32 = 0
-        private var due = InlineArray<4, Nanoseconds>(repeating: 0)
+        private var due: (Nanoseconds, Nanoseconds, Nanoseconds, Nanoseconds) = (0, 0, 0, 0)
 
         public func fired(_ stage: Int) -> Bool { mask & (1 << UInt32(stage)) != 0 }
 
         /// The deadline stage `stage` was due at (meaningful when it fired).
-        public func dueTime(_ stage: Int) -> Nanoseconds { due[stage] }
+        public func dueTime(_ stage: Int) -> Nanoseconds {
+            switch stage {
+            case 0: return due.0
+            case 1: return due.1
+            case 2: return due.2
+            default: return due.3
+            }
+        }
 
         fileprivate mutating func record(_ stage: Int, due time: Nanoseconds) {
             mask |= 1 << UInt32(stage)
-            due[stage] = time
+            switch stage {
+            case 0: due.0 = time
+            case 1: due.1 = time
+            case 2: due.2 = time
+            default: due.3 = time
+            }
         }
     }
 
     /// The most stages one schedule holds (what `Firing` keeps inline).
-    public static let maxStages = InlineArray<4, Nanoseconds>.count
+    public static let maxStages = 4
 
     public private(set) var stages: [Stage]
 
