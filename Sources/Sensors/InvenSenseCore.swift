@@ -32,7 +32,7 @@ struct InvenSensePart: Sendable {
     var temperatureOffset: Double
 }
 
-/// The register protocol shared by the MPU-6050 and MPU-6500 drivers: reset, wake, ranges, DLPF, rate,
+/// The register protocol shared by the MPU-6050, MPU-6500 and MPU-9250 drivers: reset, wake, ranges, DLPF, rate,
 /// bypass, the 14-byte data block and the configuration read-back that notices a chip that was reset.
 public struct InvenSenseCore<Bus: I2CBus> {
     var bus: Bus
@@ -144,8 +144,8 @@ struct InertialBlock {
     }
 }
 
-/// The MPU-6050 and MPU-6500 drivers: each is its part's facts around the shared core, which does the
-/// work, so both show the same face here once.
+/// The MPU-6050, MPU-6500 and MPU-9250 drivers: each is its part's facts around the shared core, which does the
+/// work, so all three show the same face here once.
 public protocol InvenSenseCoreDriver {
     associatedtype Bus: I2CBus
     var core: InvenSenseCore<Bus> { get set }

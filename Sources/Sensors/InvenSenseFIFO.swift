@@ -162,7 +162,7 @@ extension IMUDevice {
         switch self {
         case var .mpu6050(d): defer { self = .mpu6050(d) }; return try body(&d.core.bus, d.address)
         case var .mpu6500(d): defer { self = .mpu6500(d) }; return try body(&d.core.bus, d.address)
-        case var .mpu9250(d): defer { self = .mpu9250(d) }; return try body(&d.bus, d.address)
+        case var .mpu9250(d): defer { self = .mpu9250(d) }; return try body(&d.core.bus, d.address)
         case var .icm20948(d): defer { self = .icm20948(d) }; return try body(&d.bus, d.address)
         }
     }

@@ -114,4 +114,17 @@ import Testing
         board.imu.powerOnReset()
         #expect(try driver.configurationIntact() == false)
     }
+
+    /// The MPU-9250 is an MPU-6500 die, so it gets the 6500's full read-back: a chip put to sleep
+    /// (PWR_MGMT_1 0x6B = 0x41, SLEEP bit 6) or with ACCEL_CONFIG 0x1C rewritten to ±16 g (0x18) is no
+    /// longer the configured chip, though INT_PIN_CFG and GYRO_CONFIG still hold.
+    @Test func aChipPutToSleepOrGivenAnotherAccelRangeIsNoticed() throws {
+        for (register, value): (UInt8, UInt8) in [(0x6B, 0x41), (0x1C, 0x18)] {
+            let board = makeBoard()
+            var driver = try initialized(board)
+            #expect(try driver.configurationIntact())
+            try board.bus.writeRegister(address: 0x68, register: register, value: value)
+            #expect(try driver.configurationIntact() == false, "register \(register)")
+        }
+    }
 }
