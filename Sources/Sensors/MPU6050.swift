@@ -23,7 +23,7 @@ public struct MPU6050<Bus: I2CBus>: InvenSenseCoreDriver {
     public var core: InvenSenseCore<Bus>
 
     public static var part: InvenSensePartInfo {
-        InvenSensePartInfo(identities: [MPU6050Value.whoAmI: "MPU-6050"], expected: "0x68 (MPU-6050)")
+        InvenSensePartInfo(identities: [MPU6050Value.whoAmI: "MPU-6050"])
     }
 
     public init(bus: Bus, address: UInt8 = 0x68, configuration: InvenSenseConfiguration = InvenSenseConfiguration()) {
@@ -37,7 +37,11 @@ public struct MPU6050<Bus: I2CBus>: InvenSenseCoreDriver {
 /// Identity values a driver accepts, for detection and messages.
 public struct InvenSensePartInfo: Sendable {
     public var identities: [UInt8: String]
-    public var expected: String
+
+    /// What a wrong-identity error says was expected, from `identities`: "0x71 (MPU-9250) or 0x73 (MPU-9255)".
+    public var expected: String {
+        identities.sorted { $0.key < $1.key }.map { "\(hex($0.key)) (\($0.value))" }.joined(separator: " or ")
+    }
 }
 
 // MARK: Detection

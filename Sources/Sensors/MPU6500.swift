@@ -27,7 +27,7 @@ public struct MPU6500<Bus: I2CBus>: InvenSenseCoreDriver {
     public var core: InvenSenseCore<Bus>
 
     public static var part: InvenSensePartInfo {
-        InvenSensePartInfo(identities: [MPU6500Value.whoAmI: "MPU-6500"], expected: "0x70 (MPU-6500)")
+        InvenSensePartInfo(identities: [MPU6500Value.whoAmI: "MPU-6500"])
     }
 
     public init(bus: Bus, address: UInt8 = 0x68, configuration: InvenSenseConfiguration = InvenSenseConfiguration()) {

@@ -14,11 +14,11 @@ public struct MPU9250<Bus: I2CBus>: InvenSenseCoreDriver {
     /// through `InvenSenseCoreDriver`).
     public var core: InvenSenseCore<Bus>
 
-    public static var knownWhoAmI: [UInt8: String] { [0x71: "MPU-9250", 0x73: "MPU-9255"] }
+    public static var part: InvenSensePartInfo { InvenSensePartInfo(identities: [0x71: "MPU-9250", 0x73: "MPU-9255"]) }
 
     public init(bus: Bus, address: UInt8 = 0x68, configuration: Configuration = Configuration()) {
         core = InvenSenseCore(bus: bus, address: address, configuration: configuration, part: InvenSensePart(
-            family: "MPU-9250", identities: MPU9250<Bus>.knownWhoAmI, expected: "0x71 (MPU-9250) or 0x73 (MPU-9255)",
+            family: "MPU-9250", identities: MPU9250<Bus>.part.identities, expected: MPU9250<Bus>.part.expected,
             hasAccelConfig2: true,
             temperatureSensitivity: MPU6500Value.temperatureSensitivity,
             temperatureOffset: MPU6500Value.temperatureOffset))
@@ -30,7 +30,7 @@ public struct MPU9250<Bus: I2CBus>: InvenSenseCoreDriver {
 extension MPU9250 {
     /// The name detection prints for a WHO_AM_I (0x75) value that means this chip (0x71 MPU-9250, 0x73
     /// MPU-9255), nil for any other.
-    public static func probe(whoAmI: UInt8) -> String? { knownWhoAmI[whoAmI] }
+    public static func probe(whoAmI: UInt8) -> String? { part.identities[whoAmI] }
 
     /// Reads WHO_AM_I (0x75), the identity register of the whole MPU family: one read serves the MPU-6050,
     /// MPU-6500 and MPU-9250 probes.
