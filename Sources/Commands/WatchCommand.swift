@@ -35,17 +35,11 @@ struct WatchCommand: Command {
     }
 
     static func connect(_ path: String) throws -> Int32 {
-        var address: sockaddr_un
-        do { address = try UnixListener.address(path) } catch { throw CommandError(error.message, status: 2) }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw CommandError("cannot create a socket: \(String(cString: strerror(errno)))") }
-        let r = withUnsafePointer(to: &address) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { LibC.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        if r == 0 { return fd }
-        let e = errno
-        close(fd)
-        switch e {
+        let failure: StreamSocketError
+        do { return try UnixListener.connectClient(path) } catch { failure = error }
+        switch failure.errno {
+        case 0:  // the path itself is unusable
+            throw CommandError(failure.message, status: 2)
         case ENOENT:
             throw CommandError("no event stream at \(path): is headtrack running? (systemctl status headtrack; "
                 + "`run --simulated` and `demo` serve one only with --socket)")
@@ -59,7 +53,7 @@ struct WatchCommand: Command {
             }
             throw CommandError("nothing is serving \(path) (left over from a headtrack that stopped): start headtrack")
         default:
-            throw CommandError("cannot connect to \(path): \(String(cString: strerror(e)))")
+            throw CommandError(failure.message)
         }
     }
 

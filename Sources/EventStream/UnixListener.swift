@@ -3,6 +3,8 @@ import LibC
 /// Why the stream socket could not be set up: what happened, then what to do.
 public struct StreamSocketError: Error, CustomStringConvertible, Equatable {
     public var message: String
+    /// The errno of the call that failed, where one did (0 for a bad path).
+    public var errno: Int32 = 0
     public var description: String { message }
 }
 
@@ -116,6 +118,27 @@ public final class UnixListener {
             for (i, b) in bytes.enumerated() { raw[i] = b }
         }
         return address
+    }
+
+    /// A client socket (close-on-exec, non-blocking when asked) connected to `path`: `headtrack watch`, the
+    /// stream fuzz target and the lab's stream measurement all connect through here.
+    public static func connectClient(_ path: String, nonBlocking: Bool = false) throws(StreamSocketError) -> Int32 {
+        var address = try UnixListener.address(path)
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | (nonBlocking ? Int32(SOCK_NONBLOCK.rawValue) : 0)
+        let fd = socket(AF_UNIX, type, 0)
+        guard fd >= 0 else {
+            let e = LibC.errno
+            throw StreamSocketError(message: "cannot create a socket: \(String(cString: strerror(e)))", errno: e)
+        }
+        let r = withUnsafePointer(to: &address) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard r == 0 else {
+            let e = LibC.errno
+            close(fd)
+            throw StreamSocketError(message: "cannot connect to \(path): \(String(cString: strerror(e)))", errno: e)
+        }
+        return fd
     }
 
     /// A socket file with nobody behind it (a crashed run) is removed; a live one, or a file that is not a

@@ -88,14 +88,7 @@ enum StreamInputFuzz {
     }
 
     static func connectClient(_ path: String) -> Int32 {
-        guard var address = try? UnixListener.address(path) else { return -1 }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard fd >= 0 else { return -1 }
-        let r = withUnsafePointer(to: &address) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        if r != 0 { close(fd); return -1 }
-        return fd
+        (try? UnixListener.connectClient(path, nonBlocking: true)) ?? -1
     }
 
     static func drain(_ fd: Int32, into out: inout [UInt8], scratch: inout [UInt8]) {
