@@ -149,7 +149,7 @@ let package = Package(
         .testTarget(name: "ServiceTests", dependencies: ["TestSupport", "Cohorts", "Service", "Tracking", "Formats", "EventStream", "Simulation", "Geometry"],
                     swiftSettings: strict),
         .testTarget(name: "EvaluationTests", dependencies: ["Cohorts", "Evaluation", "GestureMetrics", "Plots", "SimulatedRuns", "Geometry", "Tracking", "Formats",
-                                                            "EventStream", "CAllocCounter"], resources: [.copy("Fixtures")], swiftSettings: strict),
+                                                            "Benchmarks", "CAllocCounter"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "CommandsTests", dependencies: ["TestSupport", "Cohorts", "Commands", "LabCommands", "Geometry", "Tracking", "Formats", "Service", "Evaluation", "Benchmarks", "Simulation"],
                     swiftSettings: strict),
         .testTarget(name: "BrowserViewTests", dependencies: ["BrowserView", "ViewPage"], swiftSettings: strict),

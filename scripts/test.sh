@@ -76,6 +76,9 @@ if [ -x Tests/system/run.sh ]; then
 fi
 [ -x deploy/tests/run.sh ] && run_suite "deploy test" 900 deploy/tests/run.sh
 [ -x deploy/tests/syscalls.sh ] && run_suite "unit syscall filter" 600 deploy/tests/syscalls.sh
+# Steady-state heap allocations of the loop, the replay and the stream clients, counted in a release build
+# (swift test runs a debug build, which allocates in unspecialised generics).
+run_suite "allocation guard" 1200 scripts/allocation-guard.sh
 # Real SIGKILLs at every file system call of a calibration save (needs strace), and a short fuzz run of every
 # libFuzzer target (8 s each, about a minute in all; scripts/fuzz.sh --seconds 600 for a long one).
 run_suite "kill during save" 900 scripts/kill-during-save.sh

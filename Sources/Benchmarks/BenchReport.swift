@@ -16,31 +16,35 @@ public enum BenchReport {
     public static func table(_ r: Bench.Results) -> String {
         var out = "headtrack bench — \(r.machine)\n"
         if let rt = r.realtime { out += "\(rt)\n" }
-        out += "recording: \(r.traceSource) (\(r.stages.samples) samples); median of \(r.stages.runs) passes\n\n"
+        out += "recording: \(r.traceSource)"
+            + (r.parts == .allocationsOnly ? "\n" : " (\(r.stages.samples) samples); median of \(r.stages.runs) passes\n\n")
 
-        out += "stage cost (thread CPU time)                ns per call\n"
-        for e in r.stages.entries {
-            var line = "  " + padRight(e.name, 40) + pad(fixed(e.nanoseconds, 1), 8) + "  per " + e.unit
-            if e.name == "whole pipeline" {
-                line += e.nanoseconds <= pipelineTargetNs ? "   (target ≤ 1000: met)" : "   (target ≤ 1000: NOT met)"
+        if r.parts != .allocationsOnly {
+            out += "stage cost (thread CPU time)                ns per call\n"
+            for e in r.stages.entries {
+                var line = "  " + padRight(e.name, 40) + pad(fixed(e.nanoseconds, 1), 8) + "  per " + e.unit
+                if e.name == "whole pipeline" {
+                    line += e.nanoseconds <= pipelineTargetNs ? "   (target ≤ 1000: met)" : "   (target ≤ 1000: NOT met)"
+                }
+                out += line + "\n"
             }
-            out += line + "\n"
         }
-        if r.stagesOnly { return out + "\n(stage costs only; took \(fixed(r.seconds, 1)) s)\n" }
-
-        out += "\nwake-up lateness (µs)        p50     p99   p99.9     max  wake-ups skipped\n"
-        for l in r.lateness {
-            func row(_ label: String, _ s: LatenessComparison.Side) -> String {
-                "  " + padRight(label, 24) + pad(us(s.p50), 8) + pad(us(s.p99), 8) + pad(us(s.p999), 8) + pad(us(s.max), 8)
-                    + pad(String(s.wakeUps), 10) + pad(String(s.skipped), 8) + "\n"
+        if r.parts == .stagesOnly { return out + "\n(stage costs only; took \(fixed(r.seconds, 1)) s)\n" }
+        if r.parts == .all {
+            out += "\nwake-up lateness (µs)        p50     p99   p99.9     max  wake-ups skipped\n"
+            for l in r.lateness {
+                func row(_ label: String, _ s: LatenessComparison.Side) -> String {
+                    "  " + padRight(label, 24) + pad(us(s.p50), 8) + pad(us(s.p99), 8) + pad(us(s.p999), 8) + pad(us(s.max), 8)
+                        + pad(String(s.wakeUps), 10) + pad(String(s.skipped), 8) + "\n"
+                }
+                out += row("\(Int(l.rateHz)) Hz C reference", l.c)
+                out += row("  Swift scheduler", l.scheduler)
+                out += row("  whole loop (sim. board)", l.loop)
+                out += "  " + padRight("  p99 ratio to C", 24) + pad(fixed(l.ratioP99, 2), 16) + " scheduler, "
+                    + fixed(l.loopRatioP99, 2) + " whole loop; C against itself (odd/even turns) "
+                    + fixed(l.cSplitHalfRatioP99, 2)
+                    + (l.rateHz == 1000 ? (l.ratioP99 <= latenessRatioTarget ? "   (target ≤ 1.2: met)" : "   (target ≤ 1.2: NOT met)") : "") + "\n"
             }
-            out += row("\(Int(l.rateHz)) Hz C reference", l.c)
-            out += row("  Swift scheduler", l.scheduler)
-            out += row("  whole loop (sim. board)", l.loop)
-            out += "  " + padRight("  p99 ratio to C", 24) + pad(fixed(l.ratioP99, 2), 16) + " scheduler, "
-                + fixed(l.loopRatioP99, 2) + " whole loop; C against itself (odd/even turns) "
-                + fixed(l.cSplitHalfRatioP99, 2)
-                + (l.rateHz == 1000 ? (l.ratioP99 <= latenessRatioTarget ? "   (target ≤ 1.2: met)" : "   (target ≤ 1.2: NOT met)") : "") + "\n"
         }
 
         out += "\nheap allocations in steady state (interposed malloc, this thread; background calibration on)\n"
@@ -53,6 +57,19 @@ public enum BenchReport {
             out += "  replay of the recording: \(a.replay.allocations) in \(a.replay.steps) samples (\(fixed(a.replay.perStep, 3)) per sample)\n"
             out += "  mount watch (run, learning while worn): \(a.watch.allocations) in \(a.watch.steps) samples (\(fixed(a.watch.perStep, 3)) per sample)\n"
         }
+        if let a = r.allocations.first?.count, a.counterAvailable {
+            let first = r.firstPassAllocations.map { "\($0.readout.rawValue) \($0.count.loop.allocations)" }
+            if let f = r.firstPassAllocations.first?.count {
+                out += "  first pass in this fresh process (one-time: Swift type metadata on first use): loop "
+                    + first.joined(separator: ", ") + "; replay \(f.replay.allocations); mount watch \(f.watch.allocations)\n"
+            }
+        }
+        if let st = r.streamAllocations, r.allocations.first?.count.counterAvailable == true {
+            out += "  loop publishing to \(st.clientsAccepted) stream clients (one reading, one stalled): \(st.loop.allocations) in "
+                + "\(st.loop.steps) wake-ups (\(st.gestures) gestures, \(st.bytesToReader) bytes to the reader, "
+                + "\(st.stateLinesDroppedForStalledClient) state lines dropped for the stalled one)\n"
+        }
+        if r.parts == .allocationsOnly { return out + "\n(allocations only; took \(fixed(r.seconds, 1)) s)\n" }
 
         out += "\n1 kHz on the simulated board, 60 s of simulated time at full speed, I²C time modelled at 400 kHz\n"
         for s in r.sustained {
@@ -126,6 +143,22 @@ public enum BenchReport {
             if let a = r.allocations.first?.count {
                 o.object("replay") { $0.tally(a.replay, steps: "samples", per: "per_sample") }
                 o.object("mount_watch") { $0.tally(a.watch, steps: "samples", per: "per_sample") }
+            }
+            if let f = r.firstPassAllocations.first?.count {
+                o.object("first_pass") { x in
+                    for (readout, a) in r.firstPassAllocations { x.number("loop_\(readout.rawValue)", Double(a.loop.allocations)) }
+                    x.number("replay", Double(f.replay.allocations))
+                    x.number("mount_watch", Double(f.watch.allocations))
+                }
+            }
+            if let st = r.streamAllocations {
+                o.object("loop_with_stream_clients") { x in
+                    x.tally(st.loop, steps: "iterations", per: "per_iteration")
+                    x.number("clients", Double(st.clientsAccepted))
+                    x.number("gestures", Double(st.gestures))
+                    x.number("bytes_to_reader", Double(st.bytesToReader))
+                    x.number("state_lines_dropped_for_stalled_client", Double(st.stateLinesDroppedForStalledClient))
+                }
             }
         }
         j.array("sustained_1khz_60s") { a in

@@ -1,5 +1,6 @@
 import LibC
 import Formats
+import Hardware
 import Service
 import Sensors
 
@@ -17,11 +18,14 @@ public struct Bench {
         public var realtime: RealtimeMode? = nil
         /// Also start `headtrack run --simulated` / `demo` as children to measure their peak memory.
         public var measureChildren = true
-        /// Only the stage costs (for scripts that compare them with another implementation, and for
-        /// instruction counts under callgrind, where the lateness loops would only add minutes).
-        public var stagesOnly = false
+        /// Every part, or one alone: the stage costs (for scripts that compare them with another
+        /// implementation, and for instruction counts under callgrind, where the lateness loops would only add
+        /// minutes), or the allocation counts (what `scripts/allocation-guard.sh` checks in CI).
+        public var parts = Parts.all
         public init() {}
     }
+
+    public enum Parts: Sendable, Equatable { case all, stagesOnly, allocationsOnly }
 
     public struct Results: Sendable {
         public var machine = ""
@@ -29,15 +33,19 @@ public struct Bench {
         public var traceIsSynthetic = false
         public var stages = StageCosts()
         public var lateness: [LatenessComparison] = []
+        /// Steady state: the second pass of the allocation counts.
         public var allocations: [(readout: ImuReadout, count: AllocationCount)] = []
+        /// The first pass, in a process that had run nothing yet.
+        public var firstPassAllocations: [(readout: ImuReadout, count: AllocationCount)] = []
+        public var streamAllocations: StreamAllocationCount? = nil
         public var sustained: [SustainedRate] = []
         public var nodLatency: [NodLatency] = []
         public var childMemory: [PeakMemory] = []
         public var benchPeakKiB = 0
         public var realtime: String? = nil
         public var seconds = 0.0
-        /// Only `stages` was measured (`Options.stagesOnly`).
-        public var stagesOnly = false
+        /// What was measured (`Options.parts`).
+        public var parts = Parts.all
     }
 
     /// Runs every part; `progress` gets one line per part (for stderr, so --json output stays clean).
@@ -54,20 +62,25 @@ public struct Bench {
         r.traceSource = trace.source
         r.traceIsSynthetic = trace.isSynthetic
 
-        progress("stage costs over \(trace.trace.records.count) samples, \(options.runs) passes each")
-        r.stages = StageCosts.measure(trace, runs: options.runs)
-        if options.stagesOnly {
-            r.stagesOnly = true
-            if options.realtime != nil { RealtimeMode.leaveFIFO() }
-            r.benchPeakKiB = PeakMemory.ownPeakKiB
-            r.seconds = Double(StageClock.now() - start) * 1e-9
-            return r
+        r.parts = options.parts
+        // Allocations first, while the process is fresh: the first pass shows the one-time costs (the Swift
+        // runtime instantiates a type's metadata the first time code uses it), the second the steady state.
+        if options.parts != .stagesOnly {
+            progress("heap allocations: a first pass in this fresh process, then steady state")
+            for readout in ImuReadout.allCases {
+                r.firstPassAllocations.append((readout, try AllocationCount.measure(trace: trace, readout: readout)))
+            }
+            for readout in ImuReadout.allCases {
+                r.allocations.append((readout, try AllocationCount.measure(trace: trace, readout: readout)))
+            }
+            progress("heap allocations of the loop publishing to two stream clients")
+            r.streamAllocations = try StreamAllocationCount.measure()
         }
-
-        progress("heap allocations in steady state")
-        for readout in ImuReadout.allCases {
-            r.allocations.append((readout, try AllocationCount.measure(trace: trace, readout: readout)))
+        if options.parts != .allocationsOnly {
+            progress("stage costs over \(trace.trace.records.count) samples, \(options.runs) passes each")
+            r.stages = StageCosts.measure(trace, runs: options.runs)
         }
+        if options.parts != .all { return r.finished(since: start, realtime: options.realtime) }
 
         progress("1 kHz for 60 s of simulated time at full speed (bus time modelled at 400 kHz)")
         for readout in ImuReadout.allCases { r.sustained.append(try SustainedRate.measure(readout: readout)) }
@@ -86,10 +99,7 @@ public struct Bench {
                                                      "--imu-hz", "1000", "--quiet"]))
             r.childMemory.append(PeakMemory.measure(["demo", "--speed", "0"]))
         }
-        if options.realtime != nil { RealtimeMode.leaveFIFO() }
-        r.benchPeakKiB = PeakMemory.ownPeakKiB
-        r.seconds = Double(StageClock.now() - start) * 1e-9
-        return r
+        return r.finished(since: start, realtime: options.realtime)
     }
 
     static func machineDescription() -> String {
@@ -104,5 +114,16 @@ public struct Bench {
         let machine = withUnsafeBytes(of: &u.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         let release = withUnsafeBytes(of: &u.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         return "\(machine), \(sysconf(Int32(_SC_NPROCESSORS_ONLN))) CPUs (\(cpu)), Linux \(release)"
+    }
+}
+
+extension Bench.Results {
+    /// The figures every run ends with, whichever parts it measured.
+    fileprivate func finished(since start: Nanoseconds, realtime: RealtimeMode?) -> Bench.Results {
+        if realtime != nil { RealtimeMode.leaveFIFO() }
+        var r = self
+        r.benchPeakKiB = PeakMemory.ownPeakKiB
+        r.seconds = Double(StageClock.now() - start) * 1e-9
+        return r
     }
 }

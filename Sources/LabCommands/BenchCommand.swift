@@ -10,7 +10,8 @@ struct BenchCommand: Command {
     static let summary = "measure stage costs, loop wake-up lateness vs a C reference, allocations, memory and latency"
     static let help = """
         usage: headtrack bench [--json] [--json-file FILE] [--trace FILE] [--seconds S] [--runs N]
-                               [--realtime [--cpu N] [--priority P]] [--no-children] [--stages-only]
+                               [--realtime [--cpu N] [--priority P]] [--no-children]
+                               [--stages-only | --allocations-only]
 
         Measures, in one run of well under a minute (build with `swift build -c release` first):
           - ns per call of each stage (driver decode, fusion, heading, smoother, gestures, LEDs) and of the
@@ -21,7 +22,7 @@ struct BenchCommand: Command {
             on the simulated board, taking 50 ms turns in the same thread; the p99 ratios to C, and the C
             loop against itself (odd against even turns) as the noise floor of the run;
           - heap allocations per loop iteration in steady state (counted by an interposed malloc), on the
-            simulated board and over the recording replay;
+            simulated board, over the recording replay and with two event-stream clients connected;
           - whether 1 kHz holds for 60 s of simulated time with the I²C bus time modelled at 400 kHz;
           - simulated latency from the end of a scripted nod to the nod LED;
           - peak memory of `headtrack run --simulated` and `headtrack demo` (child processes).
@@ -39,6 +40,8 @@ struct BenchCommand: Command {
           --priority P      with --realtime: SCHED_FIFO priority 1...99 (default 50)
           --no-children     skip the child-process memory measurements
           --stages-only     measure the stage costs only (seconds; what scripts/bench-vs-vqf.sh uses)
+          --allocations-only
+                            measure the heap allocations only (seconds; what scripts/allocation-guard.sh checks)
         """
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
@@ -53,7 +56,12 @@ struct BenchCommand: Command {
         if let n = try arguments.integer("runs", in: 1...101) { options.runs = n }
         options.realtime = try RealtimeOptions.parse(&arguments)
         options.measureChildren = !arguments.flag("no-children")
-        options.stagesOnly = arguments.flag("stages-only")
+        switch (arguments.flag("stages-only"), arguments.flag("allocations-only")) {
+        case (true, true): throw CommandError("--stages-only and --allocations-only exclude each other: give one", status: 2)
+        case (true, false): options.parts = .stagesOnly
+        case (false, true): options.parts = .allocationsOnly
+        case (false, false): options.parts = .all
+        }
         try arguments.finish()
         let results = try Bench.run(options) { line in Console.err("bench: " + line) }
         Console.out(asJSON ? BenchReport.json(results) : BenchReport.table(results))

@@ -1,0 +1,63 @@
+import LibC
+import CAllocCounter
+import EventStream
+import SimulatedRuns
+
+/// "The loop never allocates per sample for a client": heap allocations of the simulated loop while the event
+/// stream publishes to two clients, one reading and one that never reads (so the drop path runs too).
+public struct StreamAllocationCount: Sendable {
+    /// Per wake-up of the loop, after the warm-up.
+    public var loop = AllocationTally()
+    /// What the counted window held, so that a zero means something: both clients connected (after the
+    /// warm-up), gestures published, the reader's bytes and the stalled client's drops.
+    public var clientsAccepted = 0
+    public var gestures = 0
+    public var bytesToReader = 0
+    public var stateLinesDroppedForStalledClient = 0
+
+    /// `warmUp` seconds (clients accepted, rings filled, the stalled client's drops begun), then `measured`
+    /// seconds of simulated time at full speed, counted.
+    public static func measure(warmUp: Double = 6, measured: Double = 15) throws -> StreamAllocationCount {
+        let path = "/tmp/headtrack-stream-alloc-\(getpid()).sock"
+        var settings = EventStream.Settings()
+        settings.socketPath = path
+        // Small buffers, so the stalled client's ring and socket fill within the warm-up.
+        settings.server.ringBytes = 8192
+        settings.server.reserveBytes = 1024
+        settings.server.kernelSendBufferBytes = 4096
+        let options = SimulatedLoopOptions()
+        let stream = try EventStream(settings: settings, hello: StreamHello(imu: "MPU-9250", magnetometer: "AK8963",
+                                                                            rates: options.config.rates, stateHz: 60))
+        defer { stream.stop() }
+        let reader = try UnixListener.connectClient(path)
+        defer { close(reader) }
+        let stalled = try UnixListener.connectClient(path)
+        defer { close(stalled) }
+
+        var result = StreamAllocationCount()
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        let board = SimulatedLoop.board(options, busTime: true)
+        var loop = try SimulatedLoop.make(board: board, clock: board.clock, options: options)
+        loop.run(duration: warmUp, shouldStop: { false }) { event, pipeline in stream.handle(event, pipeline) }
+        result.clientsAccepted = stream.server.clientCount
+        // What one call of `run` allocates before its first iteration, taken off the count as in `AllocationCount`.
+        let setupStart = ht_alloc_thread_count()
+        loop.run(duration: 0, shouldStop: { false }) { event, pipeline in stream.handle(event, pipeline) }
+        let setup = Int64(ht_alloc_thread_count() - setupStart)
+        let droppedBefore = stream.server.totals.droppedStateLines
+        let iterationsBefore = loop.timing.tick.count
+        let start = ht_alloc_thread_count()
+        loop.run(duration: measured, shouldStop: { false }) { event, pipeline in
+            stream.handle(event, pipeline)
+            if case .gesture = event { result.gestures += 1 }
+            if case .display = event {
+                let n = recv(reader, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+                if n > 0 { result.bytesToReader += n }
+            }
+        }
+        result.loop.allocations = Int64(ht_alloc_thread_count() - start) - setup
+        result.loop.steps = loop.timing.tick.count - iterationsBefore
+        result.stateLinesDroppedForStalledClient = stream.server.totals.droppedStateLines - droppedBefore
+        return result
+    }
+}
