@@ -29,4 +29,13 @@ import Service
             #expect(try written(e, t, journal: true) == "<6>t=\(fixed(t, 2))s gesture: \(e.rawValue)\n")
         }
     }
+
+    /// The same lines written out by hand, so a rounding fault shared by both formatters cannot hide.
+    @Test(arguments: [(1.5, "t=1.50s gesture: nod\n"), (0.004, "t=0.00s gesture: nod\n"),
+                      (59.999, "t=60.00s gesture: nod\n"), (7.126, "t=7.13s gesture: nod\n"),
+                      (86_400.994, "t=86400.99s gesture: nod\n")])
+    func theLineIsTheOneWrittenByHand(t: Double, line: String) throws {
+        #expect(try written(.nod, t, journal: false) == line)
+        #expect(try written(.nod, t, journal: true) == "<6>" + line)
+    }
 }

@@ -48,6 +48,7 @@ import Testing
     func theMountChangesNothingForNodAndShake(hz: Double) throws {
         let without = try detect(nodThenShake, hz: hz, duration: 6.5, board: "-x,z,y")
         let with = try detect(nodThenShake, hz: hz, duration: 6.5, board: "-x,z,y", mount: "-x,z,y")
+        #expect(with.map(\.event) == [.nod, .shake], "\(hz) Hz: \(with)")
         #expect(without.map(\.event) == with.map(\.event))
         #expect(zip(without, with).allSatisfy { abs($0.t - $1.t) < 1e-9 })
     }

@@ -11,18 +11,25 @@ import Testing
         return BoardDetector.detect(&bus, request: request)
     }
 
-    /// Detects, builds the board, initialises it and reads a few samples: the detected drivers must work.
+    /// Detects, builds the board, initialises it and reads a few samples: the detected drivers must work, the
+    /// IMU's samples must be the simulated motion, and a detected magnetometer must deliver.
     /// (The breakout needs sensor noise, as real chips have: noise-free identical samples are frozen data.)
     func bringUp(_ b: SimulatedBreakout, _ request: DetectionRequest = DetectionRequest()) throws -> SensorBoard<SimulatedI2CBus> {
-        var board = try detect(b, request).makeBoard(bus: b.bus)
+        let detection = detect(b, request)
+        var board = try detection.makeBoard(bus: b.bus)
         try board.initialize(delay: { b.clock.advance(seconds: $0) })
         var mags = 0
         for _ in 0..<10 {
             b.clock.advance(seconds: 0.011)
-            _ = try board.readIMU()
+            let sample = try board.readIMU()
+            // The chip samples at 200 Hz: its latest sample is from the last 5 ms tick.
+            let truth = ChipTest.truth(b.motion, at: (b.clock.seconds * 200).rounded(.down) / 200)
+            #expect((sample.accel - truth.accel).length < 0.5, "accel \(sample.accel), truth \(truth.accel)")
+            #expect((sample.gyro - truth.gyro).length < 0.05, "gyro \(sample.gyro), truth \(truth.gyro)")
             if try board.readMagnetometer() != nil { mags += 1 }
         }
-        #expect(board.hasMagnetometer == (mags > 0))
+        #expect(board.hasMagnetometer == (detection.magnetometer != nil))
+        #expect((mags > 0) == (detection.magnetometer != nil), "\(mags) magnetometer samples")
         return board
     }
 

@@ -1,3 +1,4 @@
+import Hardware
 import Testing
 @testable import Simulation
 
@@ -17,7 +18,7 @@ import Testing
 
     @Test func hiddenUntilBypassIsEnabled() throws {
         let b = board()
-        #expect(throws: (any Error).self) { try read(b, 0x00, 1) }
+        #expect(throws: I2CError.noAcknowledge(address: 0x0C)) { try read(b, 0x00, 1) }
         try b.bus.writeRegister(address: 0x68, register: 0x37, value: 0x02)
         #expect(try read(b, 0x00, 1) == [0x48])  // WIA
     }

@@ -1,3 +1,4 @@
+import Hardware
 import Testing
 @testable import Simulation
 
@@ -45,7 +46,7 @@ import Testing
         try b.bus.writeRegister(address: 0x68, register: 0x7F, value: 0x00)
         #expect(try read(b.bus, 0x68, 0x00, 1) == [0xEA])  // bank 0 again
         // The AK09916 only answers with the bypass open (bank 0 INT_PIN_CFG 0x0F bit 1).
-        #expect(throws: (any Error).self) { _ = try read(b.bus, 0x0C, 0x00, 2) }
+        #expect(throws: I2CError.noAcknowledge(address: 0x0C)) { _ = try read(b.bus, 0x0C, 0x00, 2) }
         try b.bus.writeRegister(address: 0x68, register: 0x0F, value: 0x02)
         #expect(try read(b.bus, 0x0C, 0x00, 2) == [0x48, 0x09])
     }

@@ -57,15 +57,15 @@ import Testing
         try b.bus.writeRegister(address: 0x0C, register: 0x0A, value: 0x16)
         b.bus.powerGlitch(start: 1, end: 1.2, addresses: [0x68, 0x0C])
         b.clock.advance(seconds: 1.1)
-        #expect(throws: (any Error).self) { _ = try read(b, 0x68, 0x75, 1) }
-        #expect(throws: (any Error).self) { _ = try read(b, 0x0C, 0x00, 1) }
+        #expect(throws: I2CError.noAcknowledge(address: 0x68)) { _ = try read(b, 0x68, 0x75, 1) }
+        #expect(throws: I2CError.noAcknowledge(address: 0x0C)) { _ = try read(b, 0x0C, 0x00, 1) }
         b.clock.advance(seconds: 0.2)
         // Back with power-on values: PWR_MGMT_1 0x01, INT_PIN_CFG and GYRO_CONFIG 0 (RM9250), the bypass closed,
         // and behind it the AK8963 in power-down (CNTL1 0).
         #expect(try read(b, 0x68, 0x6B, 1) == [0x01])
         #expect(try read(b, 0x68, 0x37, 1) == [0x00])
         #expect(try read(b, 0x68, 0x1B, 1) == [0x00])
-        #expect(throws: (any Error).self) { _ = try read(b, 0x0C, 0x00, 1) }
+        #expect(throws: I2CError.noAcknowledge(address: 0x0C)) { _ = try read(b, 0x0C, 0x00, 1) }
         try b.bus.writeRegister(address: 0x68, register: 0x37, value: 0x02)
         #expect(try read(b, 0x0C, 0x0A, 1) == [0x00])
     }

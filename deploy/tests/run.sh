@@ -375,7 +375,8 @@ check "fresh Pi 5: config readable by the daemon only (0640 root:headtrack)" \
     [ "$(stat -c '%a %u %g' "$R/etc/headtrack/config.json")" = "640 0 $(awk -F: '$1 == "headtrack" { print $3 }' "$R/etc/group")" ]
 check "fresh Pi 5: state directory owned by headtrack" \
     [ "$(stat -c %u "$R/var/lib/headtrack")" = "$(awk -F: '$1 == "headtrack" { print $3 }' "$R/etc/passwd")" ]
-check "fresh Pi 5: config.txt left alone" eval '! grep -q "headtrack" "$R/boot/firmware/config.txt"'
+check "fresh Pi 5: config.txt left alone (byte for byte what the board had)" \
+    eval '[ "$(cat "$R/boot/firmware/config.txt")" = "$(printf "%s\ndtparam=i2c_arm=on\ndtparam=i2c_arm_baudrate=400000" "$ORIGINAL_CONFIG_TXT")" ]'
 
 mkdir -p "$R/usr/lib/systemd"
 cp -a /usr/lib/systemd/system "$R/usr/lib/systemd/" # the unit's dependencies (multi-user.target, ...)
