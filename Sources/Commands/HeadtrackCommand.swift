@@ -128,6 +128,7 @@ public struct CommandSet: Sendable {
         switch first {
         case "--man": Console.write(1, HelpDocuments.manPage(self)); return 0
         case "--bash-completion": Console.write(1, HelpDocuments.bashCompletion(self)); return 0
+        case "--help", "-h": Console.out(Self.fullHelp(helpCommandHelp)); return 0
         default: break
         }
         if let target = forwardTo, forwarded.contains(where: { $0.name == first }) {
@@ -143,6 +144,19 @@ public struct CommandSet: Sendable {
         }
         Console.out(spelled(Self.fullHelp(command)))
         return 0
+    }
+
+    /// `help --help`.
+    var helpCommandHelp: String {
+        """
+        usage: \(program) help [COMMAND [TOPIC]]
+               \(program) help --man
+               \(program) help --bash-completion
+
+        Prints a command's help, the same text as `\(program) COMMAND --help` (with a TOPIC, a subcommand's:
+        help eval gestures). --man prints a man page of every command (troff: man -l - reads it) and
+        --bash-completion a bash completion script, both made from the same help texts.
+        """
     }
 
     /// `text` with this executable's own commands named as it was called ("headtrack-lab bench").

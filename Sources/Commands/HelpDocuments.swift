@@ -102,19 +102,38 @@ enum HelpDocuments {
         return s
     }
 
-    /// Every `--option` a help text names, in order of first appearance.
+    /// The `--options` a command takes, in order of first appearance: those of its usage lines (up to the first
+    /// blank line) and the first word of each line of its `options:` section. The prose between names other
+    /// commands' options too ("see calibrate --mount"), which the command itself would refuse.
     static func options(in help: String) -> [String] {
+        let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
+        func isBlank(_ line: Substring) -> Bool { line.allSatisfy { $0 == " " } }
+        var found = lines.prefix { !isBlank($0) }.flatMap { optionWords(in: $0) }
+        var inOptions = false
+        for line in lines {
+            if line.hasSuffix("options:") && !line.hasPrefix(" ") { inOptions = true; continue }
+            guard inOptions else { continue }
+            if !isBlank(line) && !line.hasPrefix(" ") { inOptions = false; continue }
+            let entry = line.drop { $0 == " " }
+            if entry.hasPrefix("--"), let first = entry.split(separator: " ").first { found += optionWords(in: first) }
+        }
+        return unique(found)
+    }
+
+    /// The `--words` in `text`, with trailing dashes dropped.
+    static func optionWords(in text: Substring) -> [String] {
         var found: [String] = []
         var word = ""
         func end() {
-            if word.hasPrefix("--"), word.count > 2 { found.append(word) }
+            let w = String(word.reversed().drop { $0 == "-" }.reversed())
+            if w.hasPrefix("--"), w.count > 2 { found.append(w) }
             word = ""
         }
-        for ch in help {
+        for ch in text {
             if ch == "-" || ch.isLetter || ch.isNumber { word.append(ch) } else { end() }
         }
         end()
-        return unique(found.map { w in String(w.reversed().drop { $0 == "-" }.reversed()) }.filter { $0.count > 2 })
+        return found
     }
 
     static func unique(_ words: [String]) -> [String] {

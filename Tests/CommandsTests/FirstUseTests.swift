@@ -160,6 +160,21 @@ import TestSupport
         let labCompletion = P.run(executable: P.binary + "-lab", ["help", "--bash-completion"])
         #expect(labCompletion.stdout.contains("eval) words=\"gestures smoothing attitude"))
         #expect(labCompletion.stdout.contains("complete -o filenames -F _headtrack_lab headtrack-lab"))
+        // Only the options a command takes: these are named in the prose of its help (another command's, or
+        // a setting's), and the command refuses each with exit 2.
+        func words(_ text: String, _ command: String) -> [String] {
+            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("        \(command)) words=") }) else { return [] }
+            return line.split(separator: "\"").dropFirst().first.map { $0.split(separator: " ").map(String.init) } ?? []
+        }
+        for (text, command, refused) in [(completion.stdout, "run", "--mount"), (completion.stdout, "probe", "--mount"),
+                                         (completion.stdout, "view", "--simulated"), (labCompletion.stdout, "bench", "--simulated"),
+                                         (labCompletion.stdout, "eval", "--skip-gyro")] {
+            let offered = words(text, command)
+            #expect(offered.contains("--help") && !offered.contains(refused), "\(command): \(offered)")
+        }
+        #expect(words(completion.stdout, "run").contains("--simulated") && words(completion.stdout, "view").contains("--port"))
+        let helpHelp = P.run(["help", "--help"])
+        #expect(helpHelp.status == 0 && helpHelp.stdout.hasPrefix("usage: headtrack help [COMMAND [TOPIC]]"), "\(helpHelp.stderr)")
         let dir = temporaryDirectory("first-use")
         let path = dir + "/completion.bash"
         writeText(completion.stdout, to: path)
