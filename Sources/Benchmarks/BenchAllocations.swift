@@ -25,9 +25,11 @@ public struct AllocationCount: Sendable {
     public var watch = AllocationTally()
 
     /// Loop: `warmUp` then `measured` seconds of simulated time at full speed (demo story: gestures, north
-    /// LED, heartbeat all happen in the window). Replay: the whole recording after its first 10 %.
+    /// LED, heartbeat all happen in the window). Replay and mount watch: the recording after its first
+    /// `replayWarmUp` (a fraction of its samples).
     public static func measure(trace: BenchTrace, readout: ImuReadout = .polling, imuHz: Double = 200,
-                               warmUp: Double = 5, measured: Double = 20) throws(SensorError) -> AllocationCount {
+                               warmUp: Double = 5, measured: Double = 20,
+                               replayWarmUp: Double = 0.1) throws(SensorError) -> AllocationCount {
         var result = AllocationCount(counterAvailable: ht_alloc_counting_available() != 0)
 
         var options = SimulatedLoopOptions()
@@ -50,7 +52,7 @@ public struct AllocationCount: Sendable {
         result.loopSamples = loop.imuSamples - samplesBefore
 
         let records = trace.trace.records.count
-        let warmUpSamples = records / 10
+        let warmUpSamples = Int(Double(records) * replayWarmUp)
         var replayStart: UInt64 = 0
         var replayEnd: UInt64 = 0
         Replay.run(trace.trace, settings: Pipeline.Settings()) { event in

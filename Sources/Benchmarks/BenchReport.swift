@@ -60,7 +60,7 @@ public enum BenchReport {
         if let a = r.allocations.first?.count, a.counterAvailable {
             let first = r.firstPassAllocations.map { "\($0.readout.rawValue) \($0.count.loop.allocations)" }
             if let f = r.firstPassAllocations.first?.count {
-                out += "  first pass in this fresh process (one-time: Swift type metadata on first use): loop "
+                out += "  first pass in this fresh process, from the first wake-up and sample (one-time: Swift type metadata on first use): loop "
                     + first.joined(separator: ", ") + "; replay \(f.replay.allocations); mount watch \(f.watch.allocations)\n"
             }
         }

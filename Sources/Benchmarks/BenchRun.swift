@@ -63,12 +63,14 @@ public struct Bench {
         r.traceIsSynthetic = trace.isSynthetic
 
         r.parts = options.parts
-        // Allocations first, while the process is fresh: the first pass shows the one-time costs (the Swift
-        // runtime instantiates a type's metadata the first time code uses it), the second the steady state.
+        // Allocations first, while the process is fresh: the first pass counts from the loop's first wake-up
+        // and the replay's first sample, so it shows the one-time costs (the Swift runtime builds a type's
+        // metadata the first time code uses it); the second pass, after warm-ups, the steady state.
         if options.parts != .stagesOnly {
             progress("heap allocations: a first pass in this fresh process, then steady state")
             for readout in ImuReadout.allCases {
-                r.firstPassAllocations.append((readout, try AllocationCount.measure(trace: trace, readout: readout)))
+                r.firstPassAllocations.append((readout, try AllocationCount.measure(
+                    trace: trace, readout: readout, warmUp: 0, measured: 60, replayWarmUp: 0)))
             }
             for readout in ImuReadout.allCases {
                 r.allocations.append((readout, try AllocationCount.measure(trace: trace, readout: readout)))
