@@ -12,6 +12,22 @@ public struct AllocationTally: Sendable {
     public var perStep: Double { Double(allocations) / Double(max(1, steps)) }
 }
 
+extension TrackerLoop {
+    /// Heap allocations on this thread while the loop runs `duration` seconds, and its wake-ups. What one call
+    /// of `run` allocates before its first iteration (its schedule) is measured with a zero-length run and
+    /// taken off, so only the iterations count.
+    mutating func countingAllocations(for duration: Double, observer: (LoopEvent, Pipeline) -> Void) -> AllocationTally {
+        let setupStart = ht_alloc_thread_count()
+        run(duration: 0, shouldStop: { false }, observer: observer)
+        let setup = Int64(ht_alloc_thread_count() - setupStart)
+        let iterationsBefore = timing.tick.count
+        let start = ht_alloc_thread_count()
+        run(duration: duration, shouldStop: { false }, observer: observer)
+        return AllocationTally(allocations: Int64(ht_alloc_thread_count() - start) - setup,
+                               steps: timing.tick.count - iterationsBefore)
+    }
+}
+
 /// Heap allocations in steady state, counted by the interposed allocator (CAllocCounter) on this thread.
 public struct AllocationCount: Sendable {
     /// False where the counter cannot interpose (musl static builds): the figures are then meaningless.
@@ -38,17 +54,8 @@ public struct AllocationCount: Sendable {
         let board = SimulatedLoop.board(options, busTime: true)
         var loop = try SimulatedLoop.make(board: board, clock: board.clock, options: options)
         loop.run(duration: warmUp, shouldStop: { false }, observer: { _, _ in })
-        // What one call of `run` allocates before its first iteration (its schedule), measured with a
-        // zero-length run, so it can be taken off the steady-state count.
-        let setupStart = ht_alloc_thread_count()
-        loop.run(duration: 0, shouldStop: { false }, observer: { _, _ in })
-        let setup = Int64(ht_alloc_thread_count() - setupStart)
-        let iterationsBefore = loop.timing.tick.count
         let samplesBefore = loop.imuSamples
-        let start = ht_alloc_thread_count()
-        loop.run(duration: measured, shouldStop: { false }, observer: { _, _ in })
-        result.loop.allocations = Int64(ht_alloc_thread_count() - start) - setup
-        result.loop.steps = loop.timing.tick.count - iterationsBefore
+        result.loop = loop.countingAllocations(for: measured) { _, _ in }
         result.loopSamples = loop.imuSamples - samplesBefore
 
         let records = trace.trace.records.count

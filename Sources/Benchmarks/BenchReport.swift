@@ -56,18 +56,16 @@ public enum BenchReport {
         if let a = r.allocations.first?.count, a.counterAvailable {
             out += "  replay of the recording: \(a.replay.allocations) in \(a.replay.steps) samples (\(fixed(a.replay.perStep, 3)) per sample)\n"
             out += "  mount watch (run, learning while worn): \(a.watch.allocations) in \(a.watch.steps) samples (\(fixed(a.watch.perStep, 3)) per sample)\n"
-        }
-        if let a = r.allocations.first?.count, a.counterAvailable {
-            let first = r.firstPassAllocations.map { "\($0.readout.rawValue) \($0.count.loop.allocations)" }
             if let f = r.firstPassAllocations.first?.count {
+                let loops = r.firstPassAllocations.map { "\($0.readout.rawValue) \($0.count.loop.allocations)" }
                 out += "  first pass in this fresh process, from the first wake-up and sample (one-time: Swift type metadata on first use): loop "
-                    + first.joined(separator: ", ") + "; replay \(f.replay.allocations); mount watch \(f.watch.allocations)\n"
+                    + loops.joined(separator: ", ") + "; replay \(f.replay.allocations); mount watch \(f.watch.allocations)\n"
             }
-        }
-        if let st = r.streamAllocations, r.allocations.first?.count.counterAvailable == true {
-            out += "  loop publishing to \(st.clientsAccepted) stream clients (one reading, one stalled): \(st.loop.allocations) in "
-                + "\(st.loop.steps) wake-ups (\(st.gestures) gestures, \(st.bytesToReader) bytes to the reader, "
-                + "\(st.stateLinesDroppedForStalledClient) state lines dropped for the stalled one)\n"
+            if let st = r.streamAllocations {
+                out += "  loop publishing to \(st.clientsAccepted) stream clients (one reading, one stalled): \(st.loop.allocations) in "
+                    + "\(st.loop.steps) wake-ups (\(st.gestures) gestures, \(st.bytesToReader) bytes to the reader, "
+                    + "\(st.stateLinesDroppedForStalledClient) state lines dropped for the stalled one)\n"
+            }
         }
         if r.parts == .allocationsOnly { return out + "\n(allocations only; took \(fixed(r.seconds, 1)) s)\n" }
 

@@ -1,5 +1,4 @@
 import LibC
-import CAllocCounter
 import EventStream
 import SimulatedRuns
 
@@ -40,23 +39,19 @@ public struct StreamAllocationCount: Sendable {
         var loop = try SimulatedLoop.make(board: board, clock: board.clock, options: options)
         loop.run(duration: warmUp, shouldStop: { false }) { event, pipeline in stream.handle(event, pipeline) }
         result.clientsAccepted = stream.server.clientCount
-        // What one call of `run` allocates before its first iteration, taken off the count as in `AllocationCount`.
-        let setupStart = ht_alloc_thread_count()
-        loop.run(duration: 0, shouldStop: { false }) { event, pipeline in stream.handle(event, pipeline) }
-        let setup = Int64(ht_alloc_thread_count() - setupStart)
         let droppedBefore = stream.server.totals.droppedStateLines
-        let iterationsBefore = loop.timing.tick.count
-        let start = ht_alloc_thread_count()
-        loop.run(duration: measured, shouldStop: { false }) { event, pipeline in
+        var gestures = 0
+        var bytesToReader = 0
+        result.loop = loop.countingAllocations(for: measured) { event, pipeline in
             stream.handle(event, pipeline)
-            if case .gesture = event { result.gestures += 1 }
+            if case .gesture = event { gestures += 1 }
             if case .display = event {
                 let n = recv(reader, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-                if n > 0 { result.bytesToReader += n }
+                if n > 0 { bytesToReader += n }
             }
         }
-        result.loop.allocations = Int64(ht_alloc_thread_count() - start) - setup
-        result.loop.steps = loop.timing.tick.count - iterationsBefore
+        result.gestures = gestures
+        result.bytesToReader = bytesToReader
         result.stateLinesDroppedForStalledClient = stream.server.totals.droppedStateLines - droppedBefore
         return result
     }

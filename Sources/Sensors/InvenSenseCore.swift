@@ -23,8 +23,6 @@ struct InvenSensePart: Sendable {
     var family: String
     /// Identity values this part answers in WHO_AM_I (0x75), with names.
     var identities: [UInt8: String]
-    /// "0x68 (MPU-6050)" for messages.
-    var expected: String
     /// ACCEL_CONFIG2 (0x1D) exists (6500 and later), holding the accelerometer's own DLPF.
     var hasAccelConfig2: Bool
     /// Temperature = raw / sensitivity + offset (°C).
@@ -58,7 +56,7 @@ public struct InvenSenseCore<Bus: I2CBus> {
         do { whoAmI = try bus.readRegister(address: address, register: MPU9250Register.whoAmI) } catch { throw .bus(error) }
         guard part.identities[whoAmI] != nil || configuration.settings.acceptUnknownIdentity else {
             throw .unexpectedIdentity(bus: bus.name, address: address, register: MPU9250Register.whoAmI,
-                                      found: whoAmI, expected: part.expected)
+                                      found: whoAmI, expected: InvenSensePartInfo(identities: part.identities).expected)
         }
         if reset {
             try write(MPU9250Register.powerManagement1, MPU9250Bits.deviceReset)

@@ -36,7 +36,7 @@ public struct MPU6500<Bus: I2CBus>: InvenSenseCoreDriver {
             identities.merge(MPU6500Value.compatibleIdentities) { a, _ in a }
         }
         core = InvenSenseCore(bus: bus, address: address, configuration: configuration, part: InvenSensePart(
-            family: "MPU-6500", identities: identities, expected: MPU6500<Bus>.part.expected, hasAccelConfig2: true,
+            family: "MPU-6500", identities: identities, hasAccelConfig2: true,
             temperatureSensitivity: MPU6500Value.temperatureSensitivity,
             temperatureOffset: MPU6500Value.temperatureOffset))
     }
