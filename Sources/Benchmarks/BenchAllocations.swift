@@ -62,8 +62,8 @@ public struct AllocationCount: Sendable {
         let warmUpSamples = Int(Double(records) * replayWarmUp)
         var replayStart: UInt64 = 0
         var replayEnd: UInt64 = 0
-        Replay.run(trace.trace, settings: Pipeline.Settings()) { event in
-            if case let .sample(index, _, _) = event {
+        Replay.run(trace.trace, settings: Pipeline.Settings()) { event, _ in
+            if case let .sample(index, _) = event {
                 if index == warmUpSamples { replayStart = ht_alloc_thread_count() }
                 if index == records - 1 { replayEnd = ht_alloc_thread_count() }
             }

@@ -252,10 +252,10 @@ struct CalibrateCommand: Command {
         var pacer = TracePacer(firstTraceTime: recording.records.first?.t ?? 0, speed: speed)
         var state = session
         var pendingGesture: (t: Double, event: GestureEvent)? = nil
-        Replay.run(recording, settings: Pipeline.Settings()) { event in
+        Replay.run(recording, settings: Pipeline.Settings()) { event, pipeline in
             guard state.phase != .complete else { return }  // the rest of the trace runs unpaced and unsent
             switch event {
-            case let .sample(index, t, pipeline):
+            case let .sample(index, t):
                 if let g = pendingGesture {
                     // Published with its start and count, which the pipeline holds from this sample on.
                     pendingGesture = nil
@@ -265,7 +265,7 @@ struct CalibrateCommand: Command {
                 let r = recording.records[index]
                 state.add(t: t, gyro: r.gyro, accel: r.accel, mag: r.mag)
                 broadcast.progress(state, t: t)
-            case let .display(t, leds, pipeline):
+            case let .display(t, leds):
                 pacer.wait(untilTraceTime: t)
                 broadcast.stream.display(t: t, leds: leds, pipeline: pipeline)
             case let .gesture(t, e):

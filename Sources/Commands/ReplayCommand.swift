@@ -146,7 +146,7 @@ struct ReplayCommand: Command {
         let writer = learnedPath.map { CalibrationWriter(path: $0, warn: { Console.err($0) }) }
         var learnedRevision = 0
         var unsaved: Calibration? = nil
-        Replay.run(trace, settings: settings) { event in
+        Replay.run(trace, settings: settings) { event, pipeline in
             guard failure == nil else { return }
             do {
                 switch event {
@@ -157,7 +157,7 @@ struct ReplayCommand: Command {
                     if !json { say("t=\(fixed(t, 2))s \(e.rawValue)") }
                     try events?.write("\(fixed(t, 4)),\(e.rawValue)\n")
                     recorder.gesture(t: t, event: e)
-                case let .sample(_, t, pipeline):
+                case let .sample(_, t):
                     if let w = writer, let learner = pipeline.autoCalibration {
                         if learner.revision != learnedRevision {
                             learnedRevision = learner.revision
@@ -176,7 +176,7 @@ struct ReplayCommand: Command {
                     let d = pipeline.displayed
                     try file.write("\(fixed(t, 6)),\(fixed(q.w, 7)),\(fixed(q.x, 7)),\(fixed(q.y, 7)),\(fixed(q.z, 7)),"
                         + "\(h.isValid ? fixed(h.degrees, 3) : ""),\(d.hasValue ? fixed(d.degrees, 3) : "")\n")
-                case let .display(t, leds, pipeline):
+                case let .display(t, leds):
                     recorder.display(t: t, leds: leds, pipeline: pipeline)
                     if let stream {
                         // Paced: each display tick waits for its moment of trace time on the real clock.

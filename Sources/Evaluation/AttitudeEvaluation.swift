@@ -58,8 +58,8 @@ public enum AttitudeEvaluation {
         if !autoCalibration { pipelineSettings.autoCalibration = nil }
         var output: [Quaternion] = []
         output.reserveCapacity(trace.records.count)
-        Replay.run(trace, settings: pipelineSettings) { event in
-            if case let .sample(_, _, pipeline) = event { output.append(pipeline.attitude) }
+        Replay.run(trace, settings: pipelineSettings) { event, pipeline in
+            if case .sample = event { output.append(pipeline.attitude) }
         }
         return output
     }

@@ -98,8 +98,8 @@ public enum BackgroundCalibrationEvaluation {
         var out = Replayed(estimates: [], switches: [])
         out.estimates.reserveCapacity(trace.records.count)
         var revision = 0
-        Replay.run(trace, settings: settings) { event in
-            guard case let .sample(r, t, pipeline) = event else { return }
+        Replay.run(trace, settings: settings) { event, pipeline in
+            guard case let .sample(r, t) = event else { return }
             out.estimates.append(pipeline.sensorAttitude)
             // Read in place: a copy of the learner kept across samples would make each of its next changes copy
             // its sample store.

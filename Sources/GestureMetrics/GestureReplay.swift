@@ -8,7 +8,7 @@ import Tracking
 public enum GestureReplay {
     public static func detections<R>(in trace: Trace, settings: TrackingPipeline<R>.Settings) -> [GestureDetection] {
         var out: [GestureDetection] = []
-        Replay.run(trace, settings: settings) { event in
+        Replay.run(trace, settings: settings) { event, _ in
             if case let .gesture(t, e) = event { out.append(GestureDetection(t: t, event: e)) }
         }
         return out

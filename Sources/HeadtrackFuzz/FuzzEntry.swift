@@ -51,8 +51,8 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .replay:
             guard let trace = try? TraceFile.parse(bytes, name: "fuzz") else { return }
             var plot = PlotData(title: "fuzz")
-            Replay.run(trace, settings: Pipeline.Settings()) { event in
-                guard case let .display(t, leds, pipeline) = event else { return }
+            Replay.run(trace, settings: Pipeline.Settings()) { event, pipeline in
+                guard case let .display(t, leds) = event else { return }
                 let e = EulerAngles(pipeline.attitude)
                 plot.append(t: t, rawHeading: pipeline.heading.isValid ? pipeline.heading.degrees : .nan,
                             smoothedHeading: pipeline.displayed.hasValue ? pipeline.displayed.degrees : .nan,

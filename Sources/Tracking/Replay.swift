@@ -1,11 +1,13 @@
 import Geometry
 import Gestures
 
-/// One step of a replay, reported to the caller (for event files, attitude files and plots).
-public enum ReplayEvent<Recognizer: GestureRecognizer> {
-    case sample(index: Int, t: Double, pipeline: TrackingPipeline<Recognizer>)
+/// One step of a replay, reported to the caller (for event files, attitude files and plots) with the
+/// pipeline beside it, as the loop reports its `LoopEvent`s: a pipeline inside the event would be copied
+/// (some 11 kB) into every sample's event.
+public enum ReplayEvent: Sendable, Equatable {
+    case sample(index: Int, t: Double)
     case gesture(t: Double, event: GestureEvent)
-    case display(t: Double, leds: UInt64, pipeline: TrackingPipeline<Recognizer>)
+    case display(t: Double, leds: UInt64)
 }
 
 /// Runs the pipeline over a recorded trace as fast as it can, with the trace's own timestamps, and display
@@ -17,7 +19,7 @@ public enum Replay {
     public static let maxGap = 1.0
 
     public static func run<R>(_ trace: Trace, settings: TrackingPipeline<R>.Settings, displayHz: Double = 60,
-                              observer: (ReplayEvent<R>) -> Void) {
+                              observer: (ReplayEvent, TrackingPipeline<R>) -> Void) {
         var pipeline = TrackingPipeline<R>(settings: settings)
         var window = trace.records.first?.window
         // The config allows 10...240 Hz; a zero or negative rate would tick forever.
@@ -39,12 +41,12 @@ public enum Replay {
                 window = r.window
             }
             if let e = pipeline.processIMU(t: r.t, accel: r.accel, gyro: r.gyro, mag: r.mag) {
-                observer(.gesture(t: r.t, event: e))
+                observer(.gesture(t: r.t, event: e), pipeline)
             }
-            observer(.sample(index: i, t: r.t, pipeline: pipeline))
+            observer(.sample(index: i, t: r.t), pipeline)
             while r.t >= nextDisplay {
                 let leds = pipeline.displayTick(t: nextDisplay, dt: displayPeriod, fault: false)
-                observer(.display(t: nextDisplay, leds: leds, pipeline: pipeline))
+                observer(.display(t: nextDisplay, leds: leds), pipeline)
                 tick += 1
                 nextDisplay = origin + Double(tick) * displayPeriod
             }

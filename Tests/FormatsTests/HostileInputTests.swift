@@ -83,8 +83,8 @@ import TestSupport
         for k in 0..<100 { text += "\(1e7 + Double(k) / 100),0,0,9.81,0,0,0\n" }
         let trace = try TraceFile.parse(text, name: "gap.csv")
         var displays: [Double] = []
-        Replay.run(trace, settings: Pipeline.Settings()) { event in
-            guard case let .display(t, _, _) = event else { return }
+        Replay.run(trace, settings: Pipeline.Settings()) { event, _ in
+            guard case let .display(t, _) = event else { return }
             displays.append(t)
             // 6e8 ticks on the old code: stop the test process rather than eat the machine's memory.
             if displays.count > 1_000_000 { fatalError("replay ticks through the 1e7 s gap") }

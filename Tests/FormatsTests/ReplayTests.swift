@@ -19,7 +19,7 @@ import Geometry
         var settings = Pipeline.Settings()
         settings.mount = try Mount(parsing: "-x,z,y")
         var nods = 0, shakes = 0
-        Replay.run(trace, settings: settings) { e in
+        Replay.run(trace, settings: settings) { e, _ in
             if case let .gesture(_, g) = e {
                 if g == .nod { nods += 1 }
                 if g == .shake { shakes += 1 }
