@@ -138,7 +138,7 @@ import Testing
         #expect(rig.clock.adjustments <= 8)
     }
 
-    @Test(arguments: [(SimulatedIMUPart.mpu9250, 512), (.mpu6050, 1024)])
+    @Test(arguments: [(SimulatedIMUPart.mpu9250, 512), (.mpu6500, 512), (.mpu6050, 1024)])
     func overflowIsDetectedAndRecoveredByAReset(part: SimulatedIMUPart, capacity: Int) throws {
         var rig = try Rig(part, rateHz: 1000)
         #expect(rig.fifo.capacity == capacity)
