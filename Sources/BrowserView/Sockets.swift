@@ -65,7 +65,7 @@ final class LoopbackListener {
     /// A new connection (non-blocking, close-on-exec), or nil when none waits.
     func accept() -> Int32? {
         while true {
-            let c = Glibc.accept(fd, nil, nil)
+            let c = LibC.accept(fd, nil, nil)
             if c >= 0 { setNonBlocking(c); return c }
             if errno == EINTR { continue }
             return nil

@@ -53,7 +53,7 @@ final class TrackerLink {
         let s = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard s >= 0 else { state = .waiting("cannot create a socket: \(errorText())"); return state != before }
         let r = withUnsafePointer(to: &address) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { LibC.connect(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         if r == 0 {
             setNonBlocking(s)

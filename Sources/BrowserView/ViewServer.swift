@@ -160,9 +160,9 @@ public final class ViewServer {
                 // Every slot is taken: say so at once (a best effort on the fresh socket) instead of queueing.
                 count(503)
                 let bytes = HTTPResponse.error(HTTPRejection(503, "the view serves \(settings.maxStreams) pages at once: close one and reload"))
-                _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL)) }
-                Glibc.shutdown(fd, Int32(SHUT_WR))
-                Glibc.close(fd)
+                _ = bytes.withUnsafeBytes { LibC.send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL)) }
+                LibC.shutdown(fd, Int32(SHUT_WR))
+                LibC.close(fd)
                 continue
             }
             slot.open(fd, deadline: now + settings.requestTimeout)
@@ -170,7 +170,7 @@ public final class ViewServer {
     }
 
     private func receive(_ c: Connection, now: Double) {
-        let n = inbox.withUnsafeMutableBytes { Glibc.recv(c.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        let n = inbox.withUnsafeMutableBytes { LibC.recv(c.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
         if n < 0 {
             if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
             c.close()
@@ -242,7 +242,7 @@ public final class ViewServer {
         if c.phase == .respond && c.out.isEmpty {
             // Answered: half-close and read what the browser still sends for a moment, so closing does not
             // reset the connection before it has read the answer.
-            Glibc.shutdown(c.fd, Int32(SHUT_WR))
+            LibC.shutdown(c.fd, Int32(SHUT_WR))
             c.phase = .linger
             c.deadline = now + 1
         }
@@ -361,7 +361,7 @@ final class Connection {
 
     func close() {
         guard fd >= 0 else { return }
-        Glibc.close(fd)
+        LibC.close(fd)
         fd = -1
         out.clear()
     }

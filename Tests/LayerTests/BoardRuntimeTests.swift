@@ -12,23 +12,11 @@ import Testing
 
     /// Each use of a later name, as `path:line: name`, comments left out.
     static func uses(in files: [(path: String, text: String)]) -> [String] {
-        var found: [String] = []
-        for file in files {
-            for (index, line) in file.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let code = line.range(of: "//").map { line[..<$0.lowerBound] } ?? line[...]
-                let words = code.split { !($0.isLetter || $0.isNumber || $0 == "_") }
-                for name in newerThanTheBoardRuntime where words.contains(Substring(name)) {
-                    found.append("\(file.path):\(index + 1): \(name)")
-                }
-            }
-        }
-        return found
+        CodeNames.uses(of: newerThanTheBoardRuntime, in: files)
     }
 
     @Test func sourcesUseOnlyTheSwift60StandardLibrary() throws {
-        let files = try LayerOrderTests.sourceFiles()
-        #expect(files.count > 50, "found only \(files.count) source files")
-        let found = Self.uses(in: files)
+        let found = Self.uses(in: try CodeNames.sources())
         #expect(found.isEmpty, "the board's Swift runtime is 6.0.3, which lacks these:\n\(found.joined(separator: "\n"))")
     }
 
