@@ -40,36 +40,32 @@ public struct IMUSettings: Sendable, Equatable {
 }
 
 /// One IMU driver, chosen at start-up. A switch per call instead of an existential: the loop stays generic
-/// over the bus, and nothing is boxed or dynamically dispatched per sample.
+/// over the bus, and nothing is boxed or dynamically dispatched per sample. The MPU-6050, MPU-6500 and
+/// MPU-9250 are one case: their drivers are one register protocol, with the part's facts inside it.
 public enum IMUDevice<Bus: I2CBus> {
-    case mpu6050(MPU6050<Bus>)
-    case mpu6500(MPU6500<Bus>)
-    case mpu9250(MPU9250<Bus>)
+    case invenSense(InvenSenseCore<Bus>)
     case icm20948(ICM20948<Bus>)
 
     public init(kind: IMUKind, bus: Bus, address: UInt8, settings: IMUSettings = IMUSettings()) {
+        let mpu = InvenSenseConfiguration(settings: settings)
         switch kind {
-        case .mpu6050: self = .mpu6050(MPU6050(bus: bus, address: address, configuration: .init(settings: settings)))
-        case .mpu6500: self = .mpu6500(MPU6500(bus: bus, address: address, configuration: .init(settings: settings)))
-        case .mpu9250: self = .mpu9250(MPU9250(bus: bus, address: address, configuration: .init(settings: settings)))
+        case .mpu6050: self = .invenSense(MPU6050(bus: bus, address: address, configuration: mpu).core)
+        case .mpu6500: self = .invenSense(MPU6500(bus: bus, address: address, configuration: mpu).core)
+        case .mpu9250: self = .invenSense(MPU9250(bus: bus, address: address, configuration: mpu).core)
         case .icm20948: self = .icm20948(ICM20948(bus: bus, address: address, configuration: .init(settings: settings)))
         }
     }
 
     public var kind: IMUKind {
         switch self {
-        case .mpu6050: return .mpu6050
-        case .mpu6500: return .mpu6500
-        case .mpu9250: return .mpu9250
+        case let .invenSense(core): return core.part.kind
         case .icm20948: return .icm20948
         }
     }
 
     public var address: UInt8 {
         switch self {
-        case let .mpu6050(d): return d.address
-        case let .mpu6500(d): return d.address
-        case let .mpu9250(d): return d.address
+        case let .invenSense(core): return core.address
         case let .icm20948(d): return d.address
         }
     }
@@ -77,18 +73,14 @@ public enum IMUDevice<Bus: I2CBus> {
     /// The name the chip answered to ("MPU-9255", "MPU-6500 compatible (WHO_AM_I 0x75)"), after initialize.
     public var chipName: String {
         switch self {
-        case let .mpu6050(d): return d.chipName
-        case let .mpu6500(d): return d.chipName
-        case let .mpu9250(d): return d.chipName
+        case let .invenSense(core): return core.chipName
         case let .icm20948(d): return d.chipName
         }
     }
 
     public mutating func initialize(delay: (Double) -> Void, reset: Bool = true) throws(SensorError) {
         switch self {
-        case var .mpu6050(d): defer { self = .mpu6050(d) }; try d.initialize(delay: delay, reset: reset)
-        case var .mpu6500(d): defer { self = .mpu6500(d) }; try d.initialize(delay: delay, reset: reset)
-        case var .mpu9250(d): defer { self = .mpu9250(d) }; try d.initialize(delay: delay, reset: reset)
+        case var .invenSense(core): defer { self = .invenSense(core) }; try core.initialize(delay: delay, reset: reset)
         case var .icm20948(d): defer { self = .icm20948(d) }; try d.initialize(delay: delay, reset: reset)
         }
     }
@@ -97,18 +89,14 @@ public enum IMUDevice<Bus: I2CBus> {
     @inline(__always)
     public mutating func readIMU() throws(SensorError) -> ImuSample {
         switch self {
-        case var .mpu6050(d): defer { self = .mpu6050(d) }; return try d.readIMU()
-        case var .mpu6500(d): defer { self = .mpu6500(d) }; return try d.readIMU()
-        case var .mpu9250(d): defer { self = .mpu9250(d) }; return try d.readIMU()
+        case var .invenSense(core): defer { self = .invenSense(core) }; return try core.readIMU()
         case var .icm20948(d): defer { self = .icm20948(d) }; return try d.readIMU()
         }
     }
 
     public mutating func configurationIntact() throws(SensorError) -> Bool {
         switch self {
-        case var .mpu6050(d): defer { self = .mpu6050(d) }; return try d.configurationIntact()
-        case var .mpu6500(d): defer { self = .mpu6500(d) }; return try d.configurationIntact()
-        case var .mpu9250(d): defer { self = .mpu9250(d) }; return try d.configurationIntact()
+        case var .invenSense(core): defer { self = .invenSense(core) }; return try core.configurationIntact()
         case var .icm20948(d): defer { self = .icm20948(d) }; return try d.configurationIntact()
         }
     }

@@ -19,8 +19,8 @@ public struct InvenSenseConfiguration: Sendable, Equatable {
 /// What differs between the members of the InvenSense MPU family that share the register map of
 /// hardware-facts §1.0 (data block at 0x3B, configuration at 0x19–0x1D, PWR_MGMT_1 at 0x6B).
 struct InvenSensePart: Sendable {
-    /// "MPU-6500", for chips that answer an identity the part does not list.
-    var family: String
+    /// Which part; its display name ("MPU-6500") names chips that answer an identity the part does not list.
+    var kind: IMUKind
     /// Identity values this part answers in WHO_AM_I (0x75), with names.
     var identities: [UInt8: String]
     /// ACCEL_CONFIG2 (0x1D) exists (6500 and later), holding the accelerometer's own DLPF.
@@ -28,6 +28,8 @@ struct InvenSensePart: Sendable {
     /// Temperature = raw / sensitivity + offset (°C).
     var temperatureSensitivity: Double
     var temperatureOffset: Double
+    /// FIFO size in bytes: 1024 on the MPU-6050 (DS6050 §3.1), 512 on the MPU-6500/9250 (DS9250 §2.4).
+    var fifoCapacity: Int
 }
 
 /// The register protocol shared by the MPU-6050, MPU-6500 and MPU-9250 drivers: reset, wake, ranges, DLPF, rate,
@@ -47,7 +49,7 @@ public struct InvenSenseCore<Bus: I2CBus> {
     }
 
     var chipName: String {
-        part.identities[whoAmI] ?? "\(part.family) compatible (WHO_AM_I \(hex(whoAmI)))"
+        part.identities[whoAmI] ?? "\(part.kind.displayName) compatible (WHO_AM_I \(hex(whoAmI)))"
     }
 
     /// `reset: false` skips the H_RESET pulse and its 100 ms wait: used when the chip has just come back

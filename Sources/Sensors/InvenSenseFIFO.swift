@@ -148,11 +148,8 @@ extension IMUDevice {
     /// register bank with another layout: it is polled).
     public var fifo: InvenSenseFIFO? {
         switch self {
-        case let .mpu6050(d): return InvenSenseFIFO(capacity: 1024, configuration: d.configuration)
-        case let .mpu6500(d): return InvenSenseFIFO(capacity: 512, configuration: d.configuration)
-        case let .mpu9250(d): return InvenSenseFIFO(capacity: 512, configuration: d.configuration)
-        case .icm20948:
-            return nil
+        case let .invenSense(core): return InvenSenseFIFO(capacity: core.part.fifoCapacity, configuration: core.configuration)
+        case .icm20948: return nil
         }
     }
 
@@ -160,9 +157,7 @@ extension IMUDevice {
     @inline(__always)
     public mutating func withBus<R>(_ body: (inout Bus, UInt8) throws(SensorError) -> R) throws(SensorError) -> R {
         switch self {
-        case var .mpu6050(d): defer { self = .mpu6050(d) }; return try body(&d.core.bus, d.address)
-        case var .mpu6500(d): defer { self = .mpu6500(d) }; return try body(&d.core.bus, d.address)
-        case var .mpu9250(d): defer { self = .mpu9250(d) }; return try body(&d.core.bus, d.address)
+        case var .invenSense(core): defer { self = .invenSense(core) }; return try body(&core.bus, core.address)
         case var .icm20948(d): defer { self = .icm20948(d) }; return try body(&d.bus, d.address)
         }
     }

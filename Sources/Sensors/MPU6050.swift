@@ -28,9 +28,9 @@ public struct MPU6050<Bus: I2CBus>: InvenSenseCoreDriver {
 
     public init(bus: Bus, address: UInt8 = 0x68, configuration: InvenSenseConfiguration = InvenSenseConfiguration()) {
         core = InvenSenseCore(bus: bus, address: address, configuration: configuration, part: InvenSensePart(
-            family: "MPU-6050", identities: MPU6050<Bus>.part.identities, hasAccelConfig2: false,
+            kind: .mpu6050, identities: MPU6050<Bus>.part.identities, hasAccelConfig2: false,
             temperatureSensitivity: MPU6050Value.temperatureSensitivity,
-            temperatureOffset: MPU6050Value.temperatureOffset))
+            temperatureOffset: MPU6050Value.temperatureOffset, fifoCapacity: 1024))
     }
 }
 

@@ -36,9 +36,9 @@ public struct MPU6500<Bus: I2CBus>: InvenSenseCoreDriver {
             identities.merge(MPU6500Value.compatibleIdentities) { a, _ in a }
         }
         core = InvenSenseCore(bus: bus, address: address, configuration: configuration, part: InvenSensePart(
-            family: "MPU-6500", identities: identities, hasAccelConfig2: true,
+            kind: .mpu6500, identities: identities, hasAccelConfig2: true,
             temperatureSensitivity: MPU6500Value.temperatureSensitivity,
-            temperatureOffset: MPU6500Value.temperatureOffset))
+            temperatureOffset: MPU6500Value.temperatureOffset, fifoCapacity: 512))
     }
 }
 

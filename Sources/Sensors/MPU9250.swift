@@ -18,9 +18,9 @@ public struct MPU9250<Bus: I2CBus>: InvenSenseCoreDriver {
 
     public init(bus: Bus, address: UInt8 = 0x68, configuration: Configuration = Configuration()) {
         core = InvenSenseCore(bus: bus, address: address, configuration: configuration, part: InvenSensePart(
-            family: "MPU-9250", identities: MPU9250<Bus>.part.identities, hasAccelConfig2: true,
+            kind: .mpu9250, identities: MPU9250<Bus>.part.identities, hasAccelConfig2: true,
             temperatureSensitivity: MPU6500Value.temperatureSensitivity,
-            temperatureOffset: MPU6500Value.temperatureOffset))
+            temperatureOffset: MPU6500Value.temperatureOffset, fifoCapacity: 512))
     }
 }
 
