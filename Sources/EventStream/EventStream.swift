@@ -78,6 +78,9 @@ public final class EventStream {
 
     public var path: String { server.path }
 
+    /// Whether a client is waiting for the answer to an ask (the next nod or shake answers it).
+    public var questionPending: Bool { server.questionPending }
+
     /// A detected gesture: always sent (never dropped for a client that keeps reading).
     public func gesture(_ e: GestureEvent, t: Double, start: Double? = nil, count: Int? = nil) {
         line.reset()
@@ -91,6 +94,8 @@ public final class EventStream {
         if let c = count { line.integer(Int64(c)) } else { line.literal("null") }
         line.literal("}\n")
         server.broadcast(line, droppable: false, t: t)
+        // After the gesture line, so a client that asked sees the gesture before its answer.
+        if (e == .nod || e == .shake) && server.questionPending { server.answer(gesture: e.streamName, t: t) }
     }
 
     /// A display tick: serve the socket, end a fault episode that is over, and send a state line when due.
@@ -200,6 +205,11 @@ public final class EventStream {
         if h.mount.mount != nil { b.string(h.mount.text) } else { b.literal("null") }
         b.literal(",\"mount_source\":")
         b.string(h.mount.source.rawValue)
+        // The request types this tracker takes from clients; older trackers leave the key out. Versioning:
+        // `version` changes only when a client that knows protocol 1 would misread the stream. Adding keys
+        // and messages, or the client→server request channel, keeps it at 1: old clients ignore keys they
+        // do not know and send nothing, and new clients tell what a tracker takes by the keys it sends.
+        b.literal(",\"requests\":[\"ask\"]")
         b.literal("}\n")
         return b
     }

@@ -2,8 +2,13 @@ import LibC
 import Formats
 
 /// The clients of the event stream and the one listening socket. Called from the loop thread only, and
-/// never blocks: accepting, reading and sending are all non-blocking, and every buffer (one ring per client
-/// slot, the scratch lines) is allocated when the server starts.
+/// never blocks: accepting, reading and sending are all non-blocking, and every buffer (one ring and one
+/// request line per client slot, the scratch lines) is allocated when the server starts.
+///
+/// Clients may send requests, one flat JSON object per line (today only `ask`, see `answer(gesture:t:)`).
+/// Nothing a client sends can make the loop wait or allocate: each display tick reads at most `inboxBytes`
+/// from each client, the line is assembled in the slot's fixed buffer and scanned in place, requests are
+/// rate-limited per client, and a client gets at most one `error` line per tick.
 public final class StreamServer {
     public struct Settings: Sendable, Equatable {
         /// Clients served at once. Eight covers an app, `headtrack watch` and a few scripts; each slot costs
@@ -33,6 +38,14 @@ public final class StreamServer {
         public var disconnectedStalled = 0
         public var droppedStateLines = 0
         public var sentBytes = 0
+        /// Request lines received (blank lines aside), taken or refused.
+        public var requests = 0
+        /// `error` lines queued for refused requests, and refusals not told because the client had already
+        /// been sent an error line in that display tick.
+        public var errors = 0
+        public var errorsSuppressed = 0
+        /// `answer` lines queued (a gesture, a timeout or a replaced ask).
+        public var answers = 0
     }
 
     final class Slot {
@@ -42,6 +55,7 @@ public final class StreamServer {
         var droppedPending = 0
         /// Loop time of the last moment this client kept up (sent something, or had nothing waiting).
         var lastProgress = 0.0
+        let requests = ClientRequests()
         init(ring: ClientRing) { self.ring = ring }
     }
 
@@ -54,8 +68,15 @@ public final class StreamServer {
     /// The first line every client receives.
     public var helloLine: String { hello.text }
     private let droppedLine = LineBuffer(capacity: 64)
-    private let inbox: UnsafeMutableRawPointer
+    private let answerLine = LineBuffer(capacity: 256)
+    private let errorLine = LineBuffer(capacity: 256)
+    private let inbox: UnsafeMutablePointer<UInt8>
+    /// At most this much is read from each client per display tick.
     private static let inboxBytes = 512
+    /// Display ticks so far (`poll` calls): the unit of the one-error-line-per-client limit.
+    private var tick = 0
+    /// Connected clients with an ask pending.
+    private var pendingAsks = 0
     private static let tooMany: StaticString = "{\"type\":\"error\",\"message\":\"too many clients: try again later\"}\n"
 
     /// Starts listening on `path`; `hello` is the first line every client receives.
@@ -74,7 +95,7 @@ public final class StreamServer {
         slots = (0..<settings.maxClients).map { _ in
             Slot(ring: ClientRing(capacity: settings.ringBytes, reserve: settings.reserveBytes))
         }
-        inbox = .allocate(byteCount: StreamServer.inboxBytes, alignment: 8)
+        inbox = .allocate(capacity: StreamServer.inboxBytes)
     }
 
     deinit {
@@ -84,17 +105,40 @@ public final class StreamServer {
 
     public var clientCount: Int { slots.reduce(0) { $0 + ($1.fd >= 0 ? 1 : 0) } }
 
-    /// Once per display tick: takes new clients (each gets the hello), notices the ones that left, sends
-    /// what is waiting and drops the ones that stopped reading.
+    /// Whether a connected client is waiting for an answer to its ask (O(1)).
+    public var questionPending: Bool { pendingAsks > 0 }
+
+    /// Once per display tick: takes new clients (each gets the hello), reads and serves what clients asked,
+    /// answers asks that ran out with `null`, notices the ones that left, sends what is waiting and drops the
+    /// ones that stopped reading.
     public func poll(t: Double) {
+        tick &+= 1
         while let fd = listener.acceptClient() { admit(fd, t: t) }
         for slot in slots where slot.fd >= 0 {
-            if !readAndDiscard(slot.fd) { disconnect(slot); continue }
+            if !slot.requests.readClosed {
+                if !readRequests(slot, t: t) { disconnect(slot); continue }
+                if slot.fd < 0 { continue }  // an error or answer line did not fit: it stopped reading
+            }
+            if slot.requests.readClosed && StreamServer.peerClosed(slot.fd) { disconnect(slot); continue }
+            if slot.requests.pending && t >= slot.requests.deadline {
+                answerPending(slot, gesture: nil, replaced: false, t: t)
+                if slot.fd < 0 { continue }
+            }
             drain(slot, t: t)
             if slot.fd >= 0 && slot.ring.count > 0 && t - slot.lastProgress > settings.stalledAfter {
                 totals.disconnectedStalled += 1
                 disconnect(slot)
             }
+        }
+    }
+
+    /// A gesture was detected: every pending ask is answered with it (`"nod"`/`"shake"`), only to the client
+    /// that asked, and cleared.
+    public func answer(gesture: StaticString, t: Double) {
+        guard pendingAsks > 0 else { return }
+        for slot in slots where slot.fd >= 0 && slot.requests.pending {
+            answerPending(slot, gesture: gesture, replaced: false, t: t)
+            if slot.fd >= 0 { drain(slot, t: t) }
         }
     }
 
@@ -133,6 +177,7 @@ public final class StreamServer {
         slot.ring.clear()
         slot.droppedPending = 0
         slot.lastProgress = t
+        slot.requests.reset(t: t)
         enqueue(hello, into: slot, droppable: false)
         drain(slot, t: t)
     }
@@ -176,26 +221,125 @@ public final class StreamServer {
         if sent > 0 { slot.lastProgress = t }
     }
 
-    /// Reads (and ignores) at most `inboxBytes` of what a client sent, once per tick; false when it has closed
-    /// its end. Protocol 1 expects nothing from clients: reading until EAGAIN let one that sends as fast as it
-    /// can keep the loop thread copying megabytes per tick (hundreds of overruns); one bounded read per tick
-    /// still notices a client that left, and a flooding client just finds its socket full.
-    private func readAndDiscard(_ fd: Int32) -> Bool {
+    // MARK: Requests
+
+    /// Reads at most `inboxBytes` of what a client sent, once per tick, and serves the whole lines in it;
+    /// false when the client is gone (a read error that will not heal). Reading until EAGAIN let a client that
+    /// sends as fast as it can keep the loop thread copying megabytes per tick (hundreds of overruns); one
+    /// bounded read per tick keeps it to 512 bytes, and a flooding client just finds its socket full.
+    ///
+    /// End of input (recv returns 0) is a client that shut down its sending side, not one that left: it may
+    /// still be reading (`shutdown(SHUT_WR)` after its last request is how a script says "that was all"), so
+    /// it is no longer read but stays connected; `peerClosed` tells the two apart.
+    private func readRequests(_ slot: Slot, t: Double) -> Bool {
+        var n = 0
         while true {
-            let n = recv(fd, inbox, StreamServer.inboxBytes, Int32(MSG_DONTWAIT))
-            if n > 0 { return true }
-            if n == 0 { return false }
+            n = recv(slot.fd, inbox, StreamServer.inboxBytes, Int32(MSG_DONTWAIT))
+            if n > 0 { break }
+            if n == 0 {
+                slot.requests.readClosed = true
+                if slot.requests.endOfInput() { refuse(slot, .unterminated) }
+                return true
+            }
             if errno == EINTR { continue }
             return errno == EAGAIN || errno == EWOULDBLOCK
         }
+        let bytes = UnsafeBufferPointer(start: inbox, count: n)
+        var i = 0
+        while slot.fd >= 0, let event = slot.requests.nextLine(bytes, from: &i) {
+            switch event {
+            case .tooLong:
+                totals.requests += 1
+                refuse(slot, slot.requests.takeToken(t: t) ? .tooLong : .tooMany)
+            case .line(let line):
+                serve(RequestScanner.scan(line), line: line, slot: slot, t: t)
+            }
+        }
+        return true
     }
 
+    private func serve(_ request: ClientRequest, line: UnsafeBufferPointer<UInt8>, slot: Slot, t: Double) {
+        if case .blank = request { return }
+        totals.requests += 1
+        guard slot.requests.takeToken(t: t) else { refuse(slot, .tooMany); return }
+        switch request {
+        case .blank: return
+        case .refused(let why): refuse(slot, why)
+        case let .ask(idStart, idCount, timeout):
+            // A client has one ask at a time; a new one replaces it. The replaced ask is answered right away
+            // (null, "replaced":true) rather than dropped, so that every ask gets exactly one answer and a
+            // client that pipelines asks can match each answer to its id without waiting for time-outs.
+            if slot.requests.pending {
+                answerPending(slot, gesture: nil, replaced: true, t: t)
+                if slot.fd < 0 { return }
+            }
+            slot.requests.ask(id: UnsafeBufferPointer(rebasing: line[idStart..<(idStart + idCount)]), deadline: t + timeout)
+            pendingAsks += 1
+        }
+    }
+
+    /// Tells the client why its request was dropped: one `error` line per client per display tick at most (a
+    /// client that floods gets one a tick, and the rest are only counted).
+    private func refuse(_ slot: Slot, _ why: RequestRefusal) {
+        guard slot.requests.errorTick != tick else { totals.errorsSuppressed += 1; return }
+        slot.requests.errorTick = tick
+        errorLine.reset()
+        errorLine.literal("{\"type\":\"error\",\"message\":")
+        errorLine.string(why.message)
+        errorLine.literal("}\n")
+        totals.errors += 1
+        enqueue(errorLine, into: slot, droppable: false)
+    }
+
+    /// Answers the slot's pending ask (`gesture` nil: `null`, when it ran out or was replaced) with a line that
+    /// must arrive, to that client only, and clears it.
+    private func answerPending(_ slot: Slot, gesture: StaticString?, replaced: Bool, t: Double) {
+        guard slot.requests.pending else { return }
+        slot.requests.clearPending()
+        pendingAsks -= 1
+        answerLine.reset()
+        answerLine.literal("{\"type\":\"answer\",\"id\":\"")
+        for b in slot.requests.pendingId { answerLine.byte(b) }  // printable ASCII without " or \: no escapes
+        answerLine.literal("\",\"gesture\":")
+        if let gesture { answerLine.string(gesture) } else { answerLine.literal("null") }
+        if replaced { answerLine.literal(",\"replaced\":true") }
+        answerLine.literal(",\"t\":")
+        answerLine.fixed(t, 3)
+        answerLine.literal("}\n")
+        totals.answers += 1
+        enqueue(answerLine, into: slot, droppable: false)
+    }
+
+    /// Whether a client that shut down its sending side has since closed completely. After end of input, recv
+    /// (even with MSG_PEEK) returns 0 for a half-closed client and a closed one alike. A closed client with
+    /// bytes queued is noticed by `drain` (send fails with EPIPE), but one with nothing queued (a gestures-only
+    /// stream) would keep its slot until the next line for it. A zero-length send does fail with EPIPE on
+    /// Linux (checked on 6.18), but only because unix_stream_sendmsg happens to test for shutdown before it
+    /// looks at the length; nothing promises that. So ask the kernel with a zero-timeout `poll()`: POLLHUP
+    /// means the peer has closed its end, and on an AF_UNIX stream socket it is set once both directions are
+    /// shut down, which the peer's `close` (or `shutdown(SHUT_RDWR)`, or its process dying) does and its
+    /// `shutdown(SHUT_WR)` alone never does. One syscall per half-closed client per tick, never blocking.
+    static func peerClosed(_ fd: Int32) -> Bool {
+        var p = pollfd(fd: fd, events: 0, revents: 0)  // POLLHUP, POLLERR and POLLNVAL are reported unasked
+        while true {
+            let r = LibC.poll(&p, 1, 0)
+            if r < 0 && errno == EINTR { continue }
+            guard r > 0 else { return false }
+            return p.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
+        }
+    }
+
+    /// Closes a client; its pending ask goes with it, unanswered (there is nobody to answer).
     private func disconnect(_ slot: Slot) {
         guard slot.fd >= 0 else { return }
         close(slot.fd)
         slot.fd = -1
         slot.ring.clear()
         slot.droppedPending = 0
+        if slot.requests.pending {
+            slot.requests.clearPending()
+            pendingAsks -= 1
+        }
     }
 
     /// The bytes queued for each connected client (tests).

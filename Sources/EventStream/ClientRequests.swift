@@ -1,0 +1,122 @@
+/// One client slot's side of the request channel: the line being assembled from what the client sent, its
+/// token bucket, and its pending ask. Its buffers are allocated once with the slot and reused by every client
+/// that later takes the slot, so nothing a client sends makes the loop allocate.
+final class ClientRequests {
+    /// The longest request line taken (without its newline); a longer one is refused and skipped to its newline.
+    static let maxLineBytes = 1024
+    /// The token bucket: a client may send this many requests at once, and on average this many a second
+    /// (refilled with loop time); a request that finds the bucket empty is refused.
+    static let bucketTokens = 5.0
+    static let refillPerSecond = 5.0
+
+    /// What `nextLine` found in the bytes.
+    enum LineEvent {
+        /// A whole line without its newline; the bytes stay valid until the next call.
+        case line(UnsafeBufferPointer<UInt8>)
+        /// The line has passed `maxLineBytes`: it is refused now and the rest of it, up to its newline, skipped.
+        case tooLong
+    }
+
+    /// The line so far, and room for its newline: 1025 bytes.
+    private let line: UnsafeMutablePointer<UInt8>
+    private var lineCount = 0
+    /// Skipping the rest of a line that was too long.
+    private var discarding = false
+    private var tokens = bucketTokens
+    private var tokensAt = 0.0
+
+    /// The pending ask's id (`idCount` bytes of `id`) and the loop time it runs out at.
+    let id: UnsafeMutablePointer<UInt8>
+    private(set) var idCount = 0
+    private(set) var pending = false
+    private(set) var deadline = 0.0
+    /// The client has shut down its sending side (recv returned 0): it is not read any more, but it may still
+    /// be reading, so it stays connected and keeps its pending ask.
+    var readClosed = false
+    /// The display tick of the last error line this client was sent (at most one per tick).
+    var errorTick = -1
+
+    init() {
+        line = .allocate(capacity: ClientRequests.maxLineBytes + 1)
+        id = .allocate(capacity: RequestScanner.maxIdBytes)
+    }
+
+    deinit {
+        line.deallocate()
+        id.deallocate()
+    }
+
+    /// A new client takes the slot at loop time `t`: a full bucket, no line, no ask.
+    func reset(t: Double) {
+        lineCount = 0
+        discarding = false
+        tokens = ClientRequests.bucketTokens
+        tokensAt = t
+        idCount = 0
+        pending = false
+        deadline = 0
+        readClosed = false
+        errorTick = -1
+    }
+
+    /// The next event in `bytes` from index `i` on (advanced past what was used), or nil when they are used
+    /// up; a line that is not finished yet is kept for the next read.
+    func nextLine(_ bytes: UnsafeBufferPointer<UInt8>, from i: inout Int) -> LineEvent? {
+        while i < bytes.count {
+            let b = bytes[i]
+            i += 1
+            if b == UInt8(ascii: "\n") {
+                if discarding { discarding = false; continue }
+                line[lineCount] = b
+                let n = lineCount
+                lineCount = 0
+                return .line(UnsafeBufferPointer(start: line, count: n))
+            }
+            if discarding { continue }
+            if lineCount == ClientRequests.maxLineBytes {
+                lineCount = 0
+                discarding = true
+                return .tooLong
+            }
+            line[lineCount] = b
+            lineCount += 1
+        }
+        return nil
+    }
+
+    /// The client will send nothing more: true when it left a request without its newline (which is dropped).
+    func endOfInput() -> Bool {
+        let unfinished = lineCount > 0 && !discarding
+        lineCount = 0
+        discarding = false
+        return unfinished
+    }
+
+    /// Takes one token for a request at loop time `t`; false when the bucket is empty.
+    func takeToken(t: Double) -> Bool {
+        if t > tokensAt {
+            tokens = min(ClientRequests.bucketTokens, tokens + (t - tokensAt) * ClientRequests.refillPerSecond)
+            tokensAt = t
+        }
+        guard tokens >= 1 else { return false }
+        tokens -= 1
+        return true
+    }
+
+    /// Makes `newId` the pending ask, running out at `deadline`. The caller has answered a pending one first.
+    func ask(id newId: UnsafeBufferPointer<UInt8>, deadline: Double) {
+        precondition(!pending && newId.count >= 1 && newId.count <= RequestScanner.maxIdBytes)
+        id.update(from: newId.baseAddress!, count: newId.count)
+        idCount = newId.count
+        self.deadline = deadline
+        pending = true
+    }
+
+    /// The pending ask has been answered (or its client left).
+    func clearPending() {
+        pending = false
+    }
+
+    /// The pending ask's id.
+    var pendingId: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: id, count: idCount) }
+}
