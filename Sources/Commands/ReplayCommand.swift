@@ -16,7 +16,7 @@ struct ReplayCommand: Command {
     static let help = """
         usage: headtrack replay TRACE [--config FILE] [--mount F,L,U] [--calibration FILE] [--no-auto-calibration]
                                 [--learned-calibration FILE] [--events OUT.csv] [--attitude OUT.csv]
-                                [--plot OUT.svg] [--json] [--stream [--socket PATH]]
+                                [--plot OUT.svg] [--json] [--ask] [--stream [--socket PATH]]
                headtrack replay TRACE --learn-mount [--calibration FILE]
 
         Runs fusion, heading smoothing and gesture detection over an imu-trace v1 file with its own
@@ -51,6 +51,10 @@ struct ReplayCommand: Command {
           --plot FILE       draw heading, attitude, rates, gestures and LEDs as an SVG picture
           --json            print only a JSON summary: {"trace", "samples", "gestures": {kind: count},
                             "events": [{"t", "gesture"}]}
+          --ask             replay as if an app's question were pending throughout (answer mode): a single
+                            nod or shake answers it, and another question is pending at once. Without it the
+                            detector runs always-on, as with no app asking: a nod or shake needs two cycles
+                            (see config gestures.single). With --stream, a client's ask does the same live
           --stream          serve the event stream while replaying, paced at the trace's own time (so an app
                             can be developed against a recording; a gap of more than 1 s is skipped);
                             socket /run/headtrack/events.sock
@@ -98,6 +102,7 @@ struct ReplayCommand: Command {
         let attitudePath = try arguments.outputPath("attitude", allowStandardOutput: true)
         let plotPath = try arguments.outputPath("plot")
         let json = arguments.flag("json")
+        let ask = arguments.flag("ask")
         let socket = try arguments.socketPath()
         let streaming = arguments.flag("stream") || socket != nil
         let paths = try arguments.positionals()
@@ -113,8 +118,8 @@ struct ReplayCommand: Command {
             throw CommandError(error.description)
         }
         if learnMount {
-            guard eventsPath == nil, attitudePath == nil, plotPath == nil, !json, !streaming, mountOption == nil, configPath == nil else {
-                throw CommandError("--learn-mount only learns the mount: leave out --config, --mount, --events, --attitude, --plot, --json and --stream", status: 2)
+            guard eventsPath == nil, attitudePath == nil, plotPath == nil, !json, !streaming, !ask, mountOption == nil, configPath == nil else {
+                throw CommandError("--learn-mount only learns the mount: leave out --config, --mount, --events, --attitude, --plot, --json, --ask and --stream", status: 2)
             }
             return try learnMountOnly(trace, calibration: settings.calibration)
         }
@@ -146,7 +151,9 @@ struct ReplayCommand: Command {
         let writer = learnedPath.map { CalibrationWriter(path: $0, warn: { Console.err($0) }) }
         var learnedRevision = 0
         var unsaved: Calibration? = nil
-        Replay.run(trace, settings: settings) { event, pipeline in
+        // With a stream, a client's pending question puts the detector in answer mode, as in `run`.
+        let questionPending: (() -> Bool)? = ask ? nil : stream.map { s in { s.questionPending } }
+        Replay.run(trace, settings: settings, listening: ask, questionPending: questionPending) { event, pipeline in
             guard failure == nil else { return }
             do {
                 switch event {
@@ -204,7 +211,8 @@ struct ReplayCommand: Command {
         if json {
             Console.out(jsonSummary(trace: paths[0], samples: trace.records.count, counts: counts, events: detected))
         } else {
-            say("\(trace.records.count) samples; gestures: \(summary.isEmpty ? "none" : summary.joined(separator: ", "))")
+            say("\(trace.records.count) samples; gestures: \(summary.isEmpty ? "none" : summary.joined(separator: ", "))"
+                + (ask ? " (answer mode: a question pending throughout)" : ""))
         }
         if let p = plotPath {
             if json { Console.err("plot written to \(p)") } else { say("plot written to \(p)") }

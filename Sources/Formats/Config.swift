@@ -32,6 +32,9 @@ public struct Config: Sendable, Equatable {
     /// How gentle a nod or shake may be (`gestures.nodShake`): sensitive, normal (default) or firm.
     public var nodShakePreset = GesturePreset.normal
     public var cooldown = 0.5
+    /// `gestures.single`: when a single nod or shake counts: `asked` (default: only while an app's question
+    /// is pending; otherwise two cycles are needed) or `always` (at the cost docs/gestures.md measures).
+    public var singleGesturesAlways = false
     public var calibrationFile = "/var/lib/headtrack/calibration.json"
     /// `calibration.auto`: learn hard and soft iron in the background while worn (default on).
     public var autoCalibration = true
@@ -50,6 +53,7 @@ public struct Config: Sendable, Equatable {
         [("auto", .auto), ("none", .none)] + MagnetometerKind.allCases.map { ($0.rawValue, .pinned($0)) }
     public static let presetChoices: [(String, FlickPreset)] = FlickPreset.allCases.map { ($0.rawValue, $0) }
     public static let nodShakeChoices: [(String, GesturePreset)] = GesturePreset.allCases.map { ($0.rawValue, $0) }
+    public static let singleChoices: [(String, Bool)] = [("asked", false), ("always", true)]
 
     /// What to look for on the bus.
     public var detectionRequest: DetectionRequest {
@@ -99,6 +103,7 @@ public struct Config: Sendable, Equatable {
         s.compass.declinationDegrees = declinationDegrees
         s.gestures = GestureDetector.Settings(flicks: flicks, preset: gesturePreset, gestures: nodShakePreset,
                                               cooldown: cooldown)
+        s.gestures.singleGesturesAlways = singleGesturesAlways
         if !autoCalibration { s.autoCalibration = nil }
         return s
     }

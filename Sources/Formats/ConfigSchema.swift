@@ -43,6 +43,7 @@ extension Config {
         .choice("gestures.preset", presetChoices) { $0.gesturePreset = $1 },
         .choice("gestures.nodShake", nodShakeChoices) { $0.nodShakePreset = $1 },
         .number("gestures.cooldownS", ConfigLimits.gestureCooldown) { $0.cooldown = $1 },
+        .choice("gestures.single", singleChoices) { $0.singleGesturesAlways = $1 },
         .string("calibrationFile") { $0.calibrationFile = $1 },
         .bool("calibration.auto") { $0.autoCalibration = $1 },
         .string("stream.socket") { $0.streamSocket = $1 },

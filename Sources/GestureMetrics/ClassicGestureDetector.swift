@@ -39,6 +39,8 @@ public struct ClassicGestureDetector: GestureRecognizer {
     public static var inputInterval: Double { 0 }
     /// The recipe knows pitch and yaw only, mount or not.
     public init(settings: Settings, headAxesKnown: Bool) { self.init(settings: settings) }
+    /// The recipe has no answer mode: it reports the same whether or not a question is pending.
+    public var listening = false
 
     /// The recipe has no notion of a gesture's extent: each event is a one-swing gesture at its frame.
     public mutating func recognize(t: Double, gyro: Vector3, accel: Vector3, attitude: Quaternion) -> DetectedGesture? {

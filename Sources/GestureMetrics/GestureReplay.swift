@@ -6,10 +6,14 @@ import Tracking
 /// the pipeline that `run` and `replay` use, state afresh where the trace's `window` changes). A detection is
 /// stamped with the time of the sample that completed it.
 public enum GestureReplay {
-    public static func detections<R>(in trace: Trace, settings: TrackingPipeline<R>.Settings) -> [GestureDetection] {
+    public static func detections<R>(in trace: Trace, settings: TrackingPipeline<R>.Settings,
+                                     listening: Bool = false) -> [GestureDetection] {
         var out: [GestureDetection] = []
-        Replay.run(trace, settings: settings) { event, _ in
-            if case let .gesture(t, e) = event { out.append(GestureDetection(t: t, event: e)) }
+        Replay.run(trace, settings: settings, listening: listening) { event, pipeline in
+            if case let .gesture(t, e) = event {
+                let d = pipeline.lastDetection
+                out.append(GestureDetection(t: t, event: e, swings: d?.event == e ? d?.swings ?? 0 : 0))
+            }
         }
         return out
     }

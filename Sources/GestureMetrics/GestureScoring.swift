@@ -5,7 +5,9 @@ import Formats
 public struct GestureDetection: Sendable, Equatable {
     public var t: Double
     public var event: GestureEvent
-    public init(t: Double, event: GestureEvent) { self.t = t; self.event = event }
+    /// Swings the detector had seen when it reported the gesture (0 where the recognizer does not say).
+    public var swings: Int
+    public init(t: Double, event: GestureEvent, swings: Int = 0) { self.t = t; self.event = event; self.swings = swings }
 }
 
 /// Detections scored against labelled bouts, by the rule used for the shared recordings:

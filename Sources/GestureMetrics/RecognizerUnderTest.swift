@@ -8,12 +8,15 @@ public struct RecognizerUnderTest: Sendable {
     public var detector: GestureEvaluation.Detector
     public var settings: GestureDetector.Settings
     public var classicSettings: ClassicGestureDetector.Settings
+    /// Run as if a question were pending throughout (answer mode): single gestures count.
+    public var listening = false
 
     public init(detector: GestureEvaluation.Detector = .default, settings: GestureDetector.Settings = .default,
-                classicSettings: ClassicGestureDetector.Settings = .default) {
+                classicSettings: ClassicGestureDetector.Settings = .default, listening: Bool = false) {
         self.detector = detector
         self.settings = settings
         self.classicSettings = classicSettings
+        self.listening = listening
     }
 
     /// The same settings with `detector` running (the cohort runs each detector in turn).
@@ -30,7 +33,7 @@ public struct RecognizerUnderTest: Sendable {
             var s = Pipeline.Settings()
             s.mount = mount
             s.gestures = settings
-            return GestureReplay.detections(in: trace, settings: s)
+            return GestureReplay.detections(in: trace, settings: s, listening: listening)
         case .classic:
             var s = TrackingPipeline<ClassicGestureDetector>.Settings()
             s.mount = mount

@@ -12,6 +12,9 @@ public protocol GestureRecognizer: Sendable {
     /// Built by the pipeline, which says whether a mount names the head's axes (`headAxesKnown`): that
     /// follows from the pipeline's one `mount` value and from nothing else.
     init(settings: Settings, headAxesKnown: Bool)
+    /// A question is pending (an app asked for a yes or no): the recognizer may take a single gesture as the
+    /// answer. Otherwise it runs always-on and takes only what no ordinary movement makes. Set by the pipeline.
+    var listening: Bool { get set }
     /// One input: time (s), bias-corrected angular rate in the head frame (rad/s; x forward, y left, z up),
     /// specific force in the head frame (m/s²), attitude head→ENU. The gesture it completes, if any.
     mutating func recognize(t: Double, gyro: Vector3, accel: Vector3, attitude: Quaternion) -> DetectedGesture?
@@ -39,6 +42,11 @@ public struct GestureDetector: GestureRecognizer {
     /// a nod axis: nod and shake still come out right (gravity gives the vertical) but a tilt cannot be told
     /// from a nod. The pipeline sets it from its mount.
     public let headAxesKnown: Bool
+
+    /// A question is pending: a single nod (down-up) or shake (one left-right) counts. Otherwise (always-on)
+    /// a nod or shake needs `alwaysOnNodHalfWaves` / `alwaysOnShakeHalfWaves` swings, unless
+    /// `singleGesturesAlways` is set. See `Settings.alwaysOnNodHalfWaves` for why.
+    public var listening = false
 
     private var nod: HalfWaveTracker
     private var shake: HalfWaveTracker
@@ -103,7 +111,20 @@ public struct GestureDetector: GestureRecognizer {
     }
 
     /// Forgets all motion history (a new recording window, or a sensor reset).
-    public mutating func reset() { self = GestureDetector(settings: settings, headAxesKnown: headAxesKnown) }
+    public mutating func reset() {
+        let wasListening = listening
+        self = GestureDetector(settings: settings, headAxesKnown: headAxesKnown)
+        listening = wasListening
+    }
+
+    /// Swings a nod and a shake need now: the single gesture while a question is pending (or when the wearer
+    /// chose single gestures always), the repeated one otherwise.
+    @inline(__always)
+    private var neededSwings: (nod: Int, shake: Int) {
+        listening || settings.singleGesturesAlways
+            ? (settings.nodHalfWaves, settings.shakeHalfWaves)
+            : (settings.alwaysOnNodHalfWaves, settings.alwaysOnShakeHalfWaves)
+    }
 
     public mutating func update(t: Double, gyro: Vector3, attitude: Quaternion) -> GestureEvent? {
         detect(t: t, gyro: gyro, attitude: attitude)?.event
@@ -121,7 +142,9 @@ public struct GestureDetector: GestureRecognizer {
         guard gyro.isFinite, t.isFinite, attitude.isFinite, accel?.isFinite ?? true else { return nil }
         guard lastTime.isFinite, t >= lastTime else {
             // First sample, or time went backwards (a new recording): start afresh from this sample.
+            let wasListening = listening
             self = GestureDetector(settings: settings, headAxesKnown: headAxesKnown)
+            listening = wasListening
             smoothedGyro = gyro
             previousRate = gyro   // no angular acceleration is known yet, and none is made up from zero
             previousYawRate = gyro.dot(GestureDetector.headUp(attitude))
@@ -149,14 +172,15 @@ public struct GestureDetector: GestureRecognizer {
         let nodWave = nod.update(t: t, dt: dt, rate: nodRate, other: smoothedGyro - nodRate)
         let shakeWave = shake.update(t: t, dt: dt, rate: verticalRate, other: horizontalRate)
 
-        if let c = shake.completion(t: t, needed: settings.shakeHalfWaves, oneGesturePerOscillation: false),
+        let needed = neededSwings
+        if let c = shake.completion(t: t, needed: needed.shake, oneGesturePerOscillation: false),
            isCertain(c, nod: false, left: left) {
             shake.markReported()
             if let e = report(.shake, start: c.runStart, swings: c.swings, at: t, otherOngoing: nod.isReported) {
                 return e
             }
         }
-        if let c = nod.completion(t: t, needed: settings.nodHalfWaves, oneGesturePerOscillation: true),
+        if let c = nod.completion(t: t, needed: needed.nod, oneGesturePerOscillation: true),
            isCertain(c, nod: true, left: left) {
             nod.markReported()
             if let e = report(.nod, start: c.runStart, swings: c.swings, at: t, otherOngoing: shake.isReported) {

@@ -221,10 +221,26 @@ extension GestureDetector {
         /// over 0.8 (README, Measured).
         public var peakPassedFraction = 0.9
 
-        /// Swings that make a nod (down-up) and a shake (one left-right): 2 each; see `maxTurnPause` for
-        /// how a glance is told from a two-swing shake.
+        /// Swings that make a single nod (down-up) and a single shake (one left-right): 2 each; see
+        /// `maxTurnPause` for how a glance is told from a two-swing shake. Taken while a question is pending
+        /// (`GestureDetector.listening`), or always with `singleGesturesAlways`.
         public var nodHalfWaves = 2
         public var shakeHalfWaves = 2
+
+        /// Swings a nod and a shake need when no question is pending (always-on): 4 each, two cycles. A single
+        /// down-up is what a glance at the keyboard and back is, several times a minute while typing (down at
+        /// 60–90 °/s, a hold of 0.1–0.3 s, back as fast), and a single left-right is a glance aside and back;
+        /// no rule on one cycle tells them apart from a gentle "yes" or "no" reliably. Products that take a
+        /// single nod as "yes" (earbuds accepting a call, assistants on glasses) listen only while a question is
+        /// pending. A second cycle is what ordinary looking does not make: people look at a thing and back,
+        /// not there-back-there-back within a gesture's pauses. Measured on the shared daily-life recordings
+        /// (docs/gestures.md).
+        public var alwaysOnNodHalfWaves = 4
+        public var alwaysOnShakeHalfWaves = 4
+
+        /// Take single nods and shakes even when no question is pending (config `gestures.single: "always"`),
+        /// at the cost in false gestures that docs/gestures.md measures on daily life.
+        public var singleGesturesAlways = false
 
         /// Minimum time between two reported gestures (s): 0.5 s. Each gesture is reported once anyway (its
         /// run must end before another can start); this keeps a nod's cross-talk from reporting a shake.

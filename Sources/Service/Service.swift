@@ -79,6 +79,8 @@ public struct Service<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock> {
         let writer = options.learnedCalibration.map { CalibrationWriter(path: $0, warn: { Log.warning($0) }) }
         defer { writer?.finish() }
         var calibration = CalibrationReports(writer: writer, quiet: quiet)
+        // A client's pending question puts the detector in answer mode (single gestures), checked per display tick.
+        if let stream { session.loop.questionPending = { stream.questionPending } }
         session.serve(duration: options.duration, thread: LoopThread(realtime: options.realtime), status: status.text,
                       notifier: notifier, say: Log.say) { event, pipeline in
             stream?.handle(event, pipeline)

@@ -58,6 +58,10 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
     public private(set) var readoutNote: String? = nil
     /// At most this many FIFO samples are taken per wake-up; the rest wait (bounds one wake-up's bus time).
     public var maxFIFOSamplesPerWake = 16
+    /// Whether a client of the event stream has a question pending: asked after every display tick's observer
+    /// (where the stream reads its clients' requests), and the pipeline listens for a single nod or shake while
+    /// it is true. A stored closure, called once per display tick: nothing allocates per sample.
+    public var questionPending: () -> Bool = { false }
     /// Wake-up lateness and time per stage (LoopTiming.swift).
     public private(set) var timing = LoopTiming()
     /// The FIFO readout (Sensors/FIFOReader.swift) when `readout` is `.fifo`.
@@ -213,6 +217,7 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
         let mask = pipeline.displayTick(t: t, dt: dt, fault: faultActive(at: t))
         do { try lines.set(mask) } catch { /* an LED write failure must not stop tracking */ }
         observer(.display(t: t, leds: mask), pipeline)
+        pipeline.listening = questionPending()
     }
 
     /// Reads back the IMU's configuration; a chip that lost power is re-initialised without a reset pulse (it

@@ -77,6 +77,14 @@ public struct TrackingPipeline<Recognizer: GestureRecognizer>: Sendable {
         }
     }
 
+    /// A question is pending (an app asked for a yes or no): the recognizer takes single gestures as the answer
+    /// (answer mode); otherwise it runs always-on. The loop sets it from the event stream on every display tick,
+    /// `replay --ask` for the whole replay. A reset keeps it: the question is still pending.
+    public var listening: Bool {
+        get { recognizer.listening }
+        set { recognizer.listening = newValue }
+    }
+
     /// The attitude of the head (head → ENU).
     public var attitude: Quaternion { filter.attitude }
 
@@ -129,7 +137,9 @@ public struct TrackingPipeline<Recognizer: GestureRecognizer>: Sendable {
     /// except what the background calibration learned: the iron did not change.
     public mutating func reset() {
         let learned = autoCalibration
+        let wasListening = listening
         self = TrackingPipeline(settings: settings)
+        listening = wasListening
         if let learned { keepLearned(learned) }
     }
 }

@@ -18,9 +18,14 @@ public enum Replay {
     /// drawn into the plot. One second is far longer than any real dropout at the supported rates (≥ 10 Hz).
     public static let maxGap = 1.0
 
+    /// `listening`: replay as if a question were pending throughout (`replay --ask`): each gesture answers it
+    /// and another is pending at once. `questionPending`, asked after each display tick's observer (as the loop
+    /// does), sets it from a stream's clients instead (`replay --stream`).
     public static func run<R>(_ trace: Trace, settings: TrackingPipeline<R>.Settings, displayHz: Double = 60,
+                              listening: Bool = false, questionPending: (() -> Bool)? = nil,
                               observer: (ReplayEvent, TrackingPipeline<R>) -> Void) {
         var pipeline = TrackingPipeline<R>(settings: settings)
+        pipeline.listening = listening
         var window = trace.records.first?.window
         // The config allows 10...240 Hz; a zero or negative rate would tick forever.
         let displayPeriod = 1 / Swift.max(displayHz, 1)
@@ -47,6 +52,7 @@ public enum Replay {
             while r.t >= nextDisplay {
                 let leds = pipeline.displayTick(t: nextDisplay, dt: displayPeriod, fault: false)
                 observer(.display(t: nextDisplay, leds: leds), pipeline)
+                if let questionPending { pipeline.listening = questionPending() }
                 tick += 1
                 nextDisplay = origin + Double(tick) * displayPeriod
             }

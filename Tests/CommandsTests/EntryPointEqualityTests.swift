@@ -87,11 +87,12 @@ import Tracking
         }
     }
 
-    func everyEntryPoint(_ trace: String) throws -> (replayMount: [String], replayConfig: [String], eval: [String]) {
+    /// `extra` goes to every entry point (`--ask`: answer mode, as if a question were pending throughout).
+    func everyEntryPoint(_ trace: String, _ extra: [String] = []) throws -> (replayMount: [String], replayConfig: [String], eval: [String]) {
         let config = write(#"{"mount": "\#(Self.headphone)"}"#, "config.json")
         defer { unlink(config) }
-        return (replayEvents(trace, ["--mount=\(Self.headphone)"]), replayEvents(trace, ["--config", config]),
-                try evalEvents(trace, ["--mount=\(Self.headphone)"]))
+        return (replayEvents(trace, ["--mount=\(Self.headphone)"] + extra), replayEvents(trace, ["--config", config] + extra),
+                try evalEvents(trace, ["--mount=\(Self.headphone)"] + extra))
     }
 
     @Test func tiltsGiveTheSameEventsEverywhereAndNoneOfThemIsANod() throws {
@@ -99,10 +100,11 @@ import Tracking
         // eval gestures scores against the labels beside the trace: none here.
         let truth = write(#"{"events": []}"#, at: GestureTruth.path(forTrace: trace))
         defer { unlink(trace); unlink(truth) }
-        // The trace tells the rule apart: with the sensor's axes taken for the head's, tilts are nods.
-        let unmounted = replayEvents(trace, [])
+        // The trace tells the rule apart: with the sensor's axes taken for the head's, tilts are (single) nods,
+        // which answer mode takes (always-on needs two cycles, so it takes none either way).
+        let unmounted = replayEvents(trace, ["--ask"])
         #expect(unmounted.contains { $0.hasSuffix(",nod") }, "without a mount the tilts should read as nods: \(unmounted)")
-        let paths = try everyEntryPoint(trace)
+        let paths = try everyEntryPoint(trace, ["--ask"])
         #expect(paths.replayMount == paths.replayConfig, "replay --mount \(paths.replayMount) / --config \(paths.replayConfig)")
         #expect(paths.replayMount == paths.eval, "replay --mount \(paths.replayMount) / eval gestures \(paths.eval)")
         #expect(paths.replayMount.isEmpty, "tilts are no gesture: \(paths.replayMount)")

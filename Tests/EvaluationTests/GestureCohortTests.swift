@@ -12,7 +12,7 @@ import Testing
     static let cohort = GestureCohort(wearers: 12, seed: 3)
 
     func scores(_ detector: GestureEvaluation.Detector, _ kinds: [CohortKind]) -> [CohortKind: GestureCohortEvaluation.KindScore] {
-        let e = GestureCohortEvaluation(cohort: Self.cohort, recognizer: RecognizerUnderTest(detector: detector))
+        let e = GestureCohortEvaluation(cohort: Self.cohort, recognizer: RecognizerUnderTest(detector: detector, listening: true))
         return Dictionary(uniqueKeysWithValues: e.run(kinds: kinds).map { ($0.kind, $0) })
     }
 
@@ -51,7 +51,7 @@ import Testing
         var off = GestureDetector.Settings()
         off.bounceFloor = .infinity
         func falseNods(_ settings: GestureDetector.Settings) -> Int {
-            GestureCohortEvaluation(cohort: cohort, recognizer: RecognizerUnderTest(settings: settings)).run(kinds: [.walking, .running])
+            GestureCohortEvaluation(cohort: cohort, recognizer: RecognizerUnderTest(settings: settings, listening: true)).run(kinds: [.walking, .running])
                 .reduce(0) { $0 + $1.falseEvents }
         }
         let with = falseNods(.default), without = falseNods(off)
@@ -69,7 +69,7 @@ import Testing
         var off = GestureDetector.Settings()
         off.bounceFloor = .infinity
         func falseEvents(_ settings: GestureDetector.Settings) -> Int {
-            GestureCohortEvaluation(cohort: cohort, recognizer: RecognizerUnderTest(settings: settings)).run(kinds: [.boxing])
+            GestureCohortEvaluation(cohort: cohort, recognizer: RecognizerUnderTest(settings: settings, listening: true)).run(kinds: [.boxing])
                 .reduce(0) { $0 + $1.falseEvents }
         }
         let with = falseEvents(.default), without = falseEvents(off)
@@ -83,7 +83,7 @@ import Testing
         // What the README and --help say of a headset configured without `mount`: gravity still gives the
         // vertical, so nod and shake come out right, but roll cannot be told from pitch. The truth: the
         // virtual wearers tilted their heads to a shoulder, and nodded or shook where they were made to.
-        var e = GestureCohortEvaluation(cohort: Self.cohort)
+        var e = GestureCohortEvaluation(cohort: Self.cohort, recognizer: RecognizerUnderTest(listening: true))
         e.mountKnown = false
         let unmounted = Dictionary(uniqueKeysWithValues: e.run(kinds: [.tilt, .singleNod, .singleShake]).map { ($0.kind, $0) })
         #expect((unmounted[.tilt]?.falseEvents ?? 0) >= 3, "tilts taken for nods: \(unmounted[.tilt]?.falseEvents ?? 0)")
@@ -105,7 +105,7 @@ import Testing
         var off = GestureDetector.Settings()
         off.holdSpeedFraction = 0
         off.maxShakeExcursion = .infinity
-        let without = GestureCohortEvaluation(cohort: Self.cohort, recognizer: RecognizerUnderTest(settings: off)).run(kinds: [.driftingGlance, .lookBack])
+        let without = GestureCohortEvaluation(cohort: Self.cohort, recognizer: RecognizerUnderTest(settings: off, listening: true)).run(kinds: [.driftingGlance, .lookBack])
         #expect(without.allSatisfy { $0.falseEvents >= 3 }, "without the rules: \(without.map(\.falseEvents))")
     }
 
@@ -114,7 +114,7 @@ import Testing
         // The trunk turns the head and carries it 10–25 cm: the truth is that no gesture was made. With and
         // without the mount (the held-out boxing set has none), on the cohort's devices and on earbuds.
         let cohort = GestureCohort(wearers: 12, seed: 3, devices: devices)
-        var e = GestureCohortEvaluation(cohort: cohort)
+        var e = GestureCohortEvaluation(cohort: cohort, recognizer: RecognizerUnderTest(listening: true))
         e.mountKnown = mountKnown
         let with = e.run(kinds: [.slips])[0]
         // 8 minutes of dodging: 0.2/min would be 1.6 events.

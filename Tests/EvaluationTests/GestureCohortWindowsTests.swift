@@ -10,7 +10,7 @@ import Testing
     static let cohort = GestureCohort(wearers: 12, seed: 3)
 
     func windows(_ detector: GestureEvaluation.Detector = .default) -> GestureCohortWindows {
-        GestureCohortWindows(evaluation: GestureCohortEvaluation(cohort: Self.cohort, recognizer: RecognizerUnderTest(detector: detector)), seconds: 1)
+        GestureCohortWindows(evaluation: GestureCohortEvaluation(cohort: Self.cohort, recognizer: RecognizerUnderTest(detector: detector, listening: true)), seconds: 1)
     }
 
     @Test func aWindowIsTheTrialsSamplesFromItsStartForItsLength() {
@@ -82,7 +82,7 @@ import Testing
         // vertical comes from one accelerometer sample taken mid-swing, and a nod may be seen from its up swing
         // on. On the cohort's devices and on earbuds (8-bit, clipping at ±153 °/s, 5 Hz low-pass).
         let cohort = GestureCohort(wearers: 12, seed: 3, devices: devices)
-        var w = GestureCohortWindows(evaluation: GestureCohortEvaluation(cohort: cohort), seconds: 1)
+        var w = GestureCohortWindows(evaluation: GestureCohortEvaluation(cohort: cohort, recognizer: RecognizerUnderTest(listening: true)), seconds: 1)
         w.opening = .midGesture
         for s in w.run(kinds: CohortKind.gestures) {
             #expect(s.fitting >= 10, "\(s.kind): only \(s.fitting) of \(s.windows) windows fit")

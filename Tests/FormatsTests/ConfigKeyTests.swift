@@ -34,6 +34,7 @@ import Gestures
         "gestures.preset": (#""firm""#, { $0.gesturePreset = .firm }),
         "gestures.nodShake": (#""sensitive""#, { $0.nodShakePreset = .sensitive }),
         "gestures.cooldownS": ("2", { $0.cooldown = 2 }),
+        "gestures.single": (#""always""#, { $0.singleGesturesAlways = true }),
         "calibrationFile": (#""/tmp/cal.json""#, { $0.calibrationFile = "/tmp/cal.json" }),
         "calibration.auto": ("false", { $0.autoCalibration = false }),
         "stream.socket": (#""/tmp/e.sock""#, { $0.streamSocket = "/tmp/e.sock" }),

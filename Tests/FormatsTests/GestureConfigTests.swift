@@ -36,6 +36,13 @@ import Tracking
         #expect(Pipeline(settings: mounted.pipelineSettings).recognizer.headAxesKnown)
     }
 
+    @Test func singleGesturesAreTakenOnlyWhenAskedUnlessTheConfigSaysAlways() throws {
+        #expect(try !Config.parse("{}").pipelineSettings.gestures.singleGesturesAlways)
+        #expect(try !Config.parse(#"{"gestures": {"single": "asked"}}"#).pipelineSettings.gestures.singleGesturesAlways)
+        #expect(try Config.parse(#"{"gestures": {"single": "always"}}"#).pipelineSettings.gestures.singleGesturesAlways)
+        #expect(throws: ConfigError.self) { try Config.parse(#"{"gestures": {"single": true}}"#) }
+    }
+
     @Test func anUnknownPresetIsRefusedWithItsPath() {
         #expect(throws: ConfigError.self) { try Config.parse(#"{"gestures": {"nodShake": "gentle"}}"#) }
     }

@@ -14,6 +14,7 @@ import Testing
     /// straight back and forward again during the nod, over the nod's own duration.
     func nods(carry: Double, accelLag: Double = 0) -> [GestureEvent] {
         var d = GestureDetector(settings: GestureDetector.Settings(), headAxesKnown: true)
+        d.listening = true   // a single nod: the rules of answer mode
         let angle = 12 * Units.radiansPerDegree, half = 0.25, onset = 1.5
         let offset = Vector3(0.02, 0, 0.06)          // sensor relative to the pivot, head frame (m)
         /// Attitude, rate and specific force at `t`: θ = angle·(1 − cos(2πu))/2 over the two swings, the

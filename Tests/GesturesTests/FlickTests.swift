@@ -25,7 +25,7 @@ import Testing
         var s = Pipeline.Settings()
         s.mount = try mount.map { try Mount(parsing: $0) }
         s.gestures = .init(flicks: flicks, preset: preset)
-        return GestureReplay.detections(in: trace, settings: s)
+        return GestureReplay.detections(in: trace, settings: s, listening: true)
     }
 
     @Test(arguments: ["x,y,z", "-x,z,y", "x,-y,-z", "y,-x,z"])

@@ -13,6 +13,7 @@ import Testing
     /// of `bounce` m/s² at 1.9 Hz (walking's step rate) throughout; nil accel feeds the detector without it.
     func nods(bounce: Double, withAccel: Bool = true) -> [GestureEvent] {
         var d = GestureDetector(settings: GestureDetector.Settings(), headAxesKnown: true)
+        d.listening = true   // a single nod: the rules of answer mode
         let angle = 12 * Units.radiansPerDegree, half = 0.25
         var found: [GestureEvent] = []
         for i in 0..<400 {

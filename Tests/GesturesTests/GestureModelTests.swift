@@ -20,7 +20,7 @@ import Testing
         var s = Pipeline.Settings()
         s.mount = mounted ? board : nil
         s.gestures = settings
-        return GestureReplay.detections(in: motion.trace(hz: hz, duration: duration, board: board), settings: s)
+        return GestureReplay.detections(in: motion.trace(hz: hz, duration: duration, board: board), settings: s, listening: true)
     }
 
     /// A single down-up nod: down 10° at `downPeak`, straight back at `returnPeak` (°/s), starting at 1.5 s.
@@ -131,6 +131,7 @@ import Testing
     @Test func theEventCarriesItsStartAndTheCyclesSoFar() {
         // Straight into the detector: a level head nodding 3 cycles at 2 Hz from 1 s (left axis = +y).
         var d = GestureDetector(settings: .init(flicks: false), headAxesKnown: true)
+        d.listening = true   // reported at its second swing, as a single nod answers a question
         var events: [(Double, DetectedGesture)] = []
         for i in 0..<400 {
             let t = Double(i) / 100

@@ -20,7 +20,7 @@ import Testing
         var s = Pipeline.Settings()
         s.mount = try mount.map { try Mount(parsing: $0) }
         s.gestures = settings
-        return GestureReplay.detections(in: trace, settings: s)
+        return GestureReplay.detections(in: trace, settings: s, listening: true)
     }
 
     /// A nod (down-up, 2 half-waves of 0.3 s peaking at 120 °/s: ~23° of travel) at 1.5 s, then a shake

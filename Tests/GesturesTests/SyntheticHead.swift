@@ -148,12 +148,15 @@ let degrees = Units.radiansPerDegree
 
 /// The events of a motion replayed through the product's path (board axes → mount → attitude filter →
 /// detector), the trace beginning at `from`; `mount` nil replays it as a headset configured without one.
+/// `listening` (default): as if an app's question were pending, so the single-gesture rules decide: the
+/// tests that use this are about those rules (and for a movement that must be no gesture, answer mode is the
+/// stricter judge: always-on needs two cycles besides).
 func replayedEvents(_ motion: HeadMotion, hz: Double, duration: Double, from start: Double = 0,
                     board: String = "x,y,z", mount: String? = "x,y,z",
-                    settings: GestureDetector.Settings = .default) throws -> [GestureEvent] {
+                    settings: GestureDetector.Settings = .default, listening: Bool = true) throws -> [GestureEvent] {
     let trace = motion.trace(hz: hz, duration: duration, from: start, board: try Mount(parsing: board))
     var s = Pipeline.Settings()
     s.mount = try mount.map { try Mount(parsing: $0) }
     s.gestures = settings
-    return GestureReplay.detections(in: trace, settings: s).map(\.event)
+    return GestureReplay.detections(in: trace, settings: s, listening: listening).map(\.event)
 }
