@@ -14,6 +14,14 @@ extension Trace {
         return Trace.mount(describedBy: frame)
     }
 
+    /// The mount a trace's `mount` line gives as signed sensor axes, e.g. `# mount: x,z,-y (participant's
+    /// estimate ...)` gives `x,z,-y`; nil for `unknown`, no line, or a first word that is not a mount.
+    public var statedMount: Mount? {
+        guard let line = metadata["mount"], line.utf8.count <= 1000,
+              let first = line.split(separator: " ").first, first != "unknown" else { return nil }
+        return try? Mount(parsing: String(first))
+    }
+
     /// Reads the clause after `worn:` (up to a `;` or the end) as three "AXIS DIRECTION" parts.
     static func mount(describedBy frame: String) -> Mount? {
         // Bounded input: a metadata value is one line of a file someone else wrote.

@@ -26,9 +26,43 @@ public enum GestureReport {
                 + "\(fixed(total.quietDuration / 60, 1)) min"
         }
         lines.append(summary)
+        let activities = byActivity(results)
+        if activities.count > 1 || (activities.count == 1 && results.count > 1) {
+            lines.append("false nod/shake per hour on recordings without gestures, by activity:")
+            let width = activities.map(\.activity.count).max() ?? 0
+            for a in activities {
+                lines.append("  " + a.activity + String(repeating: " ", count: width - a.activity.count)
+                    + "  " + pad(fixed(a.perHour, 1), 6) + " /h  (\(a.falseDetections) in \(fixed(a.minutes, 1)) min, \(a.files) files)")
+            }
+        }
         lines.append("latency: from bout start to the first detection inside the bout's window (s); events/bout: "
             + "nod/shake events inside found bouts' windows per found bout (LED flashes per gesture)")
         return lines.joined(separator: "\n")
+    }
+
+    /// False nods and shakes per hour on the recordings without gestures, grouped by activity, most first.
+    public struct ActivityRate: Sendable, Equatable {
+        public var activity: String
+        public var files: Int
+        public var minutes: Double
+        public var falseDetections: Int
+        public var perHour: Double { minutes > 0 ? Double(falseDetections) / (minutes / 60) : 0 }
+    }
+
+    public static func byActivity(_ results: [GestureEvaluation.FileResult]) -> [ActivityRate] {
+        var rates: [String: ActivityRate] = [:]
+        for r in results where r.score.bouts == 0 && r.score.quietDuration > 0 {
+            var a = rates[r.activity] ?? ActivityRate(activity: r.activity, files: 0, minutes: 0, falseDetections: 0)
+            a.files += 1
+            a.minutes += r.score.quietDuration / 60
+            a.falseDetections += r.score.quietFalseDetections
+            rates[r.activity] = a
+        }
+        return rates.values.sorted { ($0.perHour, $1.activity) > ($1.perHour, $0.activity) }
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: Swift.max(0, width - text.count)) + text
     }
 
     static func row(_ name: String, _ s: GestureScore) -> [String] {
@@ -44,10 +78,15 @@ public enum GestureReport {
         s += "  \"detector\": \(string(evaluation.recognizer.detector.rawValue)),\n"
         s += "  \"mount\": \(evaluation.mount.map { string($0.description) } ?? "null"),\n"
         s += "  \"flicks\": \(evaluation.recognizer.detector == .default && evaluation.recognizer.settings.flicks),\n"
+        s += "  \"mode\": \(string(evaluation.recognizer.listening ? "answer" : evaluation.recognizer.settings.singleGesturesAlways ? "always-on-single" : "always-on")),\n"
+        s += "  \"activities\": [" + byActivity(results).map { a in
+            "{\"activity\": \(string(a.activity)), \"files\": \(a.files), \"minutes\": \(fixed(a.minutes, 2)), "
+                + "\"false_detections\": \(a.falseDetections), \"false_per_hour\": \(fixed(a.perHour, 2))}"
+        }.joined(separator: ", ") + "],\n"
         s += "  \"files\": [\n"
         s += results.map { r in
             "    {\"file\": \(string(r.path)), " + fields(r.score) + ", \"detections\": ["
-                + r.detections.map { "{\"t\": \(fixed($0.t, 4)), \"event\": \(string($0.event.rawValue))}" }.joined(separator: ", ")
+                + r.detections.map { "{\"t\": \(fixed($0.t, 4)), \"event\": \(string($0.event.rawValue)), \"swings\": \($0.swings)}" }.joined(separator: ", ")
                 + "]}"
         }.joined(separator: ",\n")
         s += "\n  ],\n"

@@ -14,9 +14,9 @@ struct EvalGesturesCommand: EvalTopic {
     static let topic = "gestures"
     static let summary = "score nod/shake detection on recordings with labelled bouts"
     static let help = """
-        usage: headtrack eval gestures PATH... [--mount F,L,U] [--detector default|classic] [--flicks]
+        usage: headtrack eval gestures PATH... [--mount F,L,U|trace] [--detector default|classic] [--flicks]
                                        [--preset sensitive|normal|firm] [--nod-shake sensitive|normal|firm]
-                                       [--cooldown S] [--json]
+                                       [--cooldown S] [--ask | --single-always] [--swings N] [--json]
                headtrack eval gestures --cohort N [--seed S] [--nod-shake sensitive|normal|firm] [--windows S]
                                [--no-mount] [--earbud]
 
@@ -25,7 +25,11 @@ struct EvalGesturesCommand: EvalTopic {
         it that has a truth file. Scoring rule: a detection hits a bout of the same label when it lies in
         [start − 0.3 s, end + 1.0 s]; each bout counts once; repeats inside a bout already hit are ignored;
         every other nod or shake is a false detection ("confused" when it lies in a bout of the other label).
-        Flicks have no labels and are only counted. Latency is from bout start to the first hit; events/bout
+        Flicks have no labels and are only counted. On recordings without gestures (daily life), the false
+        nods and shakes are also given per hour for each activity (the file name's last words).
+        Without --ask the detector runs always-on (no question pending: a nod or shake needs two cycles);
+        with --ask, as if an app's question were pending throughout (a single nod or shake answers it).
+        Latency is from bout start to the first hit; events/bout
         is every nod/shake event inside a found bout's window per found bout (LED flashes per bout).
 
         --cohort N instead draws N seeded virtual wearers (25 Hz–1 kHz, earbud low-pass, noise, bias, five
@@ -45,7 +49,13 @@ struct EvalGesturesCommand: EvalTopic {
                             headphone recordings (default: none). With it a nod is pitch about the head's
                             left-right axis and a tilt to a shoulder is not one; without it nod and shake
                             still come out right, but roll cannot be told from pitch. Without it, files
-                            whose frame line says how they were worn get a note naming their --mount
+                            whose frame line says how they were worn get a note naming their --mount.
+                            --mount trace: each file's own `# mount:` line (none where it says unknown)
+          --ask             answer mode: as if a question were pending throughout, so single nods and
+                            shakes count (what `replay --ask` does)
+          --single-always   always-on, but single nods and shakes count too (config gestures.single
+                            "always")
+          --swings N        swings an always-on nod or shake needs (default 4: two cycles; 2 to 8)
           --detector D      default (the product's detector) or classic (per-frame Δpitch/Δyaw > 0.04 rad,
                             0.5 s cooldown, up/down → nod, left/right → shake; the baseline)
           --flicks          also report up/down/left/right flicks (default detector)
@@ -74,7 +84,23 @@ struct EvalGesturesCommand: EvalTopic {
     static func run(_ arguments: inout Arguments) throws -> Int32 {
         var evaluation = GestureEvaluation()
         if let m = try arguments.option("mount") {
-            do { evaluation.mount = try Mount(parsing: m) } catch { throw CommandError(error.description, status: 2) }
+            if m == "trace" {
+                evaluation.mountFromTrace = true
+            } else {
+                do { evaluation.mount = try Mount(parsing: m) } catch { throw CommandError(error.description, status: 2) }
+            }
+        }
+        evaluation.recognizer.listening = arguments.flag("ask")
+        evaluation.recognizer.settings.singleGesturesAlways = arguments.flag("single-always")
+        if evaluation.recognizer.listening && evaluation.recognizer.settings.singleGesturesAlways {
+            throw CommandError("give --ask (a question pending) or --single-always (no question, single gestures taken), not both", status: 2)
+        }
+        if let n = try arguments.double("swings") {
+            guard n >= 2, n <= 8, n == n.rounded() else {
+                throw CommandError("--swings must be a whole number of swings from 2 to 8 (4 is two cycles)", status: 2)
+            }
+            evaluation.recognizer.settings.alwaysOnNodHalfWaves = Int(n)
+            evaluation.recognizer.settings.alwaysOnShakeHalfWaves = Int(n)
         }
         if let d = try arguments.option("detector") {
             guard let detector = GestureEvaluation.Detector(rawValue: d) else {
