@@ -44,11 +44,13 @@ for name, steps in windows:
     print("%s %s: %s" % ("ok  " if ok else "FAIL", name, detail))
 s = a.get("loop_with_stream_clients", {})
 work = (s.get("clients") == 2 and s.get("gestures", 0) >= 1 and s.get("bytes_to_reader", 0) > 0
-        and s.get("state_lines_dropped_for_stalled_client", 0) > 0)
+        and s.get("state_lines_dropped_for_stalled_client", 0) > 0
+        and s.get("requests", 0) > 0 and s.get("answers_and_errors", 0) > 0)
 failed |= not work
-print("%s stream window: %s clients, %s gestures, %s bytes to the reader, %s state lines dropped for the stalled one"
+print("%s stream window: %s clients, %s gestures, %s bytes to the reader, %s state lines dropped for the stalled one, "
+      "%s requests read, %s answers and errors"
       % ("ok  " if work else "FAIL", s.get("clients"), s.get("gestures"), s.get("bytes_to_reader"),
-         s.get("state_lines_dropped_for_stalled_client")))
+         s.get("state_lines_dropped_for_stalled_client"), s.get("requests"), s.get("answers_and_errors")))
 print("     first pass in the fresh process (one-time, not judged): %s" % a.get("first_pass"))
 sys.exit(1 if failed else 0)
 PY

@@ -64,7 +64,8 @@ public enum BenchReport {
             if let st = r.streamAllocations {
                 out += "  loop publishing to \(st.clientsAccepted) stream clients (one reading, one stalled): \(st.loop.allocations) in "
                     + "\(st.loop.steps) wake-ups (\(st.gestures) gestures, \(st.bytesToReader) bytes to the reader, "
-                    + "\(st.stateLinesDroppedForStalledClient) state lines dropped for the stalled one)\n"
+                    + "\(st.stateLinesDroppedForStalledClient) state lines dropped for the stalled one, "
+                    + "\(st.requests) requests read, \(st.answersAndErrors) answers and errors)\n"
             }
         }
         if r.parts == .allocationsOnly { return out + "\n(allocations only; took \(fixed(r.seconds, 1)) s)\n" }
@@ -156,6 +157,8 @@ public enum BenchReport {
                     x.number("gestures", Double(st.gestures))
                     x.number("bytes_to_reader", Double(st.bytesToReader))
                     x.number("state_lines_dropped_for_stalled_client", Double(st.stateLinesDroppedForStalledClient))
+                    x.number("requests", Double(st.requests))
+                    x.number("answers_and_errors", Double(st.answersAndErrors))
                 }
             }
         }

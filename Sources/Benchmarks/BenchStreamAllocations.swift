@@ -3,7 +3,9 @@ import EventStream
 import SimulatedRuns
 
 /// "The loop never allocates per sample for a client": heap allocations of the simulated loop while the event
-/// stream publishes to two clients, one reading and one that never reads (so the drop path runs too).
+/// stream publishes to two clients, one reading and one that never reads (so the drop path runs too). The
+/// reader also sends an `ask` on every display tick, far over the request limit, so the request parser, the
+/// answers, the timeouts, the replacements and the refusals all run in the counted window.
 public struct StreamAllocationCount: Sendable {
     /// Per wake-up of the loop, after the warm-up.
     public var loop = AllocationTally()
@@ -13,6 +15,9 @@ public struct StreamAllocationCount: Sendable {
     public var gestures = 0
     public var bytesToReader = 0
     public var stateLinesDroppedForStalledClient = 0
+    /// Request lines the server read from the reader, and the answer and error lines it queued for them.
+    public var requests = 0
+    public var answersAndErrors = 0
 
     /// `warmUp` seconds (clients accepted, rings filled, the stalled client's drops begun), then `measured`
     /// seconds of simulated time at full speed, counted.
@@ -40,6 +45,9 @@ public struct StreamAllocationCount: Sendable {
         loop.run(duration: warmUp, shouldStop: { false }) { event, pipeline in stream.handle(event, pipeline) }
         result.clientsAccepted = stream.server.clientCount
         let droppedBefore = stream.server.totals.droppedStateLines
+        let totalsBefore = stream.server.totals
+        // Made before the window: sending it is one system call on bytes that exist already.
+        let ask: [UInt8] = Array(#"{"type":"ask","id":"bench","timeout_s":0.5}"#.utf8) + [10]
         var gestures = 0
         var bytesToReader = 0
         result.loop = loop.countingAllocations(for: measured) { event, pipeline in
@@ -48,11 +56,15 @@ public struct StreamAllocationCount: Sendable {
             if case .display = event {
                 let n = recv(reader, &buffer, buffer.count, Int32(MSG_DONTWAIT))
                 if n > 0 { bytesToReader += n }
+                ask.withUnsafeBytes { b in _ = send(reader, b.baseAddress, b.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL)) }
             }
         }
         result.gestures = gestures
         result.bytesToReader = bytesToReader
         result.stateLinesDroppedForStalledClient = stream.server.totals.droppedStateLines - droppedBefore
+        let totals = stream.server.totals
+        result.requests = totals.requests - totalsBefore.requests
+        result.answersAndErrors = totals.answers + totals.errors - totalsBefore.answers - totalsBefore.errors
         return result
     }
 }
