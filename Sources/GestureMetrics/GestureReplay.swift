@@ -12,7 +12,13 @@ public enum GestureReplay {
         Replay.run(trace, settings: settings, listening: listening) { event, pipeline in
             if case let .gesture(t, e) = event {
                 let d = pipeline.lastDetection
-                out.append(GestureDetection(t: t, event: e, swings: d?.event == e ? d?.swings ?? 0 : 0))
+                var found = GestureDetection(t: t, event: e)
+                if let d, d.event == e {
+                    found.swings = d.swings
+                    found.peakRate = d.peakRate
+                    found.largestAngle = d.largestAngle
+                }
+                out.append(found)
             }
         }
         return out

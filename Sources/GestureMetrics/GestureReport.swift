@@ -1,4 +1,5 @@
 import Formats
+import Geometry
 
 /// Text table and JSON for `eval gestures` results.
 public enum GestureReport {
@@ -86,7 +87,7 @@ public enum GestureReport {
         s += "  \"files\": [\n"
         s += results.map { r in
             "    {\"file\": \(string(r.path)), " + fields(r.score) + ", \"detections\": ["
-                + r.detections.map { "{\"t\": \(fixed($0.t, 4)), \"event\": \(string($0.event.rawValue)), \"swings\": \($0.swings)}" }.joined(separator: ", ")
+                + r.detections.map { "{\"t\": \(fixed($0.t, 4)), \"event\": \(string($0.event.rawValue)), \"swings\": \($0.swings), \"peak_dps\": \(fixed($0.peakRate * Units.degreesPerRadian, 1)), \"angle_deg\": \(fixed($0.largestAngle * Units.degreesPerRadian, 1))}" }.joined(separator: ", ")
                 + "]}"
         }.joined(separator: ",\n")
         s += "\n  ],\n"

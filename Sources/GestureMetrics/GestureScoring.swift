@@ -7,6 +7,9 @@ public struct GestureDetection: Sendable, Equatable {
     public var event: GestureEvent
     /// Swings the detector had seen when it reported the gesture (0 where the recognizer does not say).
     public var swings: Int
+    /// The detector's measure of the gesture: completing swing's peak rate (rad/s), widest swing (rad).
+    public var peakRate = 0.0
+    public var largestAngle = 0.0
     public init(t: Double, event: GestureEvent, swings: Int = 0) { self.t = t; self.event = event; self.swings = swings }
 }
 

@@ -47,6 +47,10 @@ public struct GestureDetector: GestureRecognizer {
     /// a nod or shake needs `alwaysOnNodHalfWaves` / `alwaysOnShakeHalfWaves` swings, unless
     /// `singleGesturesAlways` is set. See `Settings.alwaysOnNodHalfWaves` for why.
     public var listening = false
+    /// With `Settings.explains`: the latest candidate's judgement, and how many there have been (a caller
+    /// notices a new one by the count).
+    public private(set) var verdict: GestureVerdict? = nil
+    public private(set) var verdicts = 0
 
     private var nod: HalfWaveTracker
     private var shake: HalfWaveTracker
@@ -83,7 +87,7 @@ public struct GestureDetector: GestureRecognizer {
     private var yawRateHeldSquared = 0.0
     private var previousYawRate = 0.0
     /// A running least-squares fit of the horizontal linear acceleration to a turn about a vertical axis
-    /// (`isCarriedSideways`), decaying as the peak holds do: Σ Aᵀa and Σ AᵀA of a = A r.
+    /// (`turnPivot`), decaying as the peak holds do: Σ Aᵀa and Σ AᵀA of a = A r.
     private var turnFitSum = Vector3.zero
     private var turnFitWeight = 0.0
     /// Whether any accelerometer sample came in (without one the carriage rule cannot apply).
@@ -174,16 +178,20 @@ public struct GestureDetector: GestureRecognizer {
 
         let needed = neededSwings
         if let c = shake.completion(t: t, needed: needed.shake, oneGesturePerOscillation: false),
-           isCertain(c, nod: false, left: left) {
+           judge(c, nod: false, left: left, t: t) {
             shake.markReported()
-            if let e = report(.shake, start: c.runStart, swings: c.swings, at: t, otherOngoing: nod.isReported) {
+            if var e = report(.shake, start: c.runStart, swings: c.swings, at: t, otherOngoing: nod.isReported) {
+                e.peakRate = c.peak
+                e.largestAngle = c.largestAngle
                 return e
             }
         }
         if let c = nod.completion(t: t, needed: needed.nod, oneGesturePerOscillation: true),
-           isCertain(c, nod: true, left: left) {
+           judge(c, nod: true, left: left, t: t) {
             nod.markReported()
-            if let e = report(.nod, start: c.runStart, swings: c.swings, at: t, otherOngoing: shake.isReported) {
+            if var e = report(.nod, start: c.runStart, swings: c.swings, at: t, otherOngoing: shake.isReported) {
+                e.peakRate = c.peak
+                e.largestAngle = c.largestAngle
                 return e
             }
         }
@@ -249,22 +257,26 @@ public struct GestureDetector: GestureRecognizer {
     /// walk or a run, a boxer's pull-back, slip or weave). A point at `leverArm` from the pivot accelerates by
     /// at most leverArm · (|angular acceleration| + |rate|²); the range of that, both ways, plus the floor, is
     /// what a nod may show.
-    private var isCarried: Bool {
-        guard hasAccel else { return false }
-        let range = (carriedHigh - carriedLow).length
-        return range > settings.bounceFloor + settings.leverArm * (2 * spinHeldSquared.squareRoot() + rateHeldSquared)
+    private var carriage: (range: Double, allowed: Double) {
+        guard hasAccel else { return (0, .infinity) }
+        return ((carriedHigh - carriedLow).length,
+                settings.bounceFloor + settings.leverArm * (2 * spinHeldSquared.squareRoot() + rateHeldSquared))
     }
 
     /// The head moves sideways more than turning it about the neck explains: the trunk carries it (a boxer's
     /// slip or roll). Either the horizontal acceleration exceeds what a turn gives a point `shakeLeverArm`
     /// from the axis, or it follows the turn as it would at a point farther out (the head swung about the
     /// waist). See `Settings.shakeLeverArm`.
-    private var isCarriedSideways: Bool {
-        guard hasAccel else { return false }
-        let lever = settings.shakeLeverArm
-        let range = (sidewaysHigh - sidewaysLow).length
-        if range > settings.bounceFloor + lever * (2 * yawSpinHeldSquared.squareRoot() + yawRateHeldSquared) { return true }
-        return turnFitSum.dot(turnFitSum) > lever * lever * turnFitWeight * turnFitWeight
+    private var sidewaysCarriage: (range: Double, allowed: Double) {
+        guard hasAccel else { return (0, .infinity) }
+        return ((sidewaysHigh - sidewaysLow).length,
+                settings.bounceFloor + settings.shakeLeverArm * (2 * yawSpinHeldSquared.squareRoot() + yawRateHeldSquared))
+    }
+
+    /// Where the least-squares turn fit puts the sensor from the vertical axis (m); 0 before any turn.
+    private var turnPivot: Double {
+        guard hasAccel, turnFitWeight > 0 else { return 0 }
+        return turnFitSum.length / turnFitWeight
     }
 
     /// The head's left axis made horizontal (unit), or zero when the head lies on its side.
@@ -283,33 +295,52 @@ public struct GestureDetector: GestureRecognizer {
 
     // MARK: Deciding
 
-    /// The run rules of the gesture model (see `Settings`): a nod not inside a long oscillation; a gesture that
-    /// only turns the head (the body does not carry it); a two-swing gesture reverses without a hold and stays
-    /// within the range of a vigorous shake; a shake stays within half that range of where the head rested;
-    /// with a mount, a two-swing nod starts nose-down, unless it was already under way when the detector
-    /// started (what came before it was not seen).
-    private func isCertain(_ c: Completion, nod isNod: Bool, left: Vector3) -> Bool {
-        if isNod {
-            if c.leadIn > settings.maxLeadIn || isCarried { return false }
-        } else {
-            if isCarriedSideways { return false }
-            if c.referenceKnown && c.excursion > settings.maxShakeExcursion { return false }
+    /// The run rules of the gesture model (see `Settings`): a nod not inside a long oscillation, not held at its
+    /// far end; a gesture that only turns the head (the body does not carry it); a two-swing gesture reverses
+    /// without a hold and stays within the range of a vigorous shake; a shake stays within half that range of
+    /// where the head rested; with a mount, a two-swing nod starts
+    /// nose-down, unless it was already under way when the detector started (what came before it was not seen).
+    /// With `Settings.explains` every rule is measured and the verdict kept; otherwise the first refusal ends it.
+    private mutating func judge(_ c: Completion, nod isNod: Bool, left: Vector3, t: Double) -> Bool {
+        let all = settings.explains
+        var v = GestureVerdict(event: isNod ? .nod : .shake, t: t, start: c.runStart, swings: c.swings)
+        defer {
+            if all {
+                verdict = v
+                verdicts &+= 1
+            }
         }
-        guard c.pause <= settings.maxTurnPause else { return false }
+        if isNod {
+            if !v.check(.leadIn, c.leadIn, settings.maxLeadIn) && !all { return false }
+            let carried = carriage
+            if !v.check(.carried, carried.range, carried.allowed) && !all { return false }
+            // A nod turns back at once at its far end; a look down at something holds there (see `maxTurnPause`).
+            if !v.check(.farPause, c.farPause, settings.maxTurnPause) && !all { return false }
+        } else {
+            let carried = sidewaysCarriage
+            if !v.check(.carriedSideways, carried.range, carried.allowed) && !all { return false }
+            if !v.check(.turnPivot, turnPivot, settings.shakeLeverArm) && !all { return false }
+            if c.referenceKnown && !v.check(.excursion, c.excursion, settings.maxShakeExcursion) && !all { return false }
+        }
+        if !v.check(.pause, c.pause, settings.maxTurnPause) && !all { return false }
         if c.swings == 2 {
-            guard c.largestAngle <= settings.maxTwoSwingAngle, c.largestAngle >= settings.minTwoSwingAngle else {
+            if !v.check(.widestSwing, c.largestAngle, settings.maxTwoSwingAngle) && !all { return false }
+            if !v.check(.smallestSwing, c.largestAngle, settings.minTwoSwingAngle, atMost: false) && !all { return false }
+            // Positive rotation about the left axis tips the nose (x forward) down: the first swing's pitch must
+            // be above zero.
+            if isNod && headAxesKnown && !c.originUnseen
+                && !v.check(.noseDown, c.firstRotation.dot(left), .leastNonzeroMagnitude, atMost: false) && !all {
                 return false
             }
-            // Positive rotation about the left axis tips the nose (x forward) down.
-            if isNod && headAxesKnown && !c.originUnseen && c.firstRotation.dot(left) <= 0 { return false }
         }
-        return true
+        return v.accepted
     }
 
     /// Reports a gesture unless the cooldown or a gesture of the other kind still going on forbids it (the
     /// caller has already marked the run as one gesture either way, so a refused run stays unreported).
     private mutating func report(_ event: GestureEvent, start: Double, swings: Int, at t: Double,
                                  otherOngoing: Bool) -> DetectedGesture? {
+        if settings.explains && verdict != nil { verdict!.check(.cooldown, t - lastEvent, settings.cooldown, atMost: false) }
         guard t - lastEvent >= settings.cooldown else { return nil }
         lastEvent = t
         pendingFlick = .none

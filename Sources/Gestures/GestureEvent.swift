@@ -11,6 +11,10 @@ public struct DetectedGesture: Sendable, Equatable {
     public var start: Double
     /// Swings (half-waves) seen when it was reported, the completing one included; 1 for a flick.
     public var swings: Int
+    /// The fastest the completing swing turned (rad/s) and the widest swing of the run (rad): the gesture's
+    /// strength, for an app that wants its own threshold; 0 where not measured.
+    public var peakRate: Double = 0
+    public var largestAngle: Double = 0
     /// Cycles seen so far (a cycle is a swing there and back: two swings; a flick counts as 1).
     public var count: Int { (swings + 1) / 2 }
 

@@ -108,7 +108,10 @@ extension GestureDetector {
         /// while the eyes fixate, so a glance and back is no shake. In a shake of any length such a hold at a
         /// reversal ends the run: what follows is a new movement (a nod's cycles may pause, see `gesturePause`).
         /// For a shake the hold is how long the head turned slowly (`holdSpeedFraction`), since a glance's
-        /// hold is no stillness: the head drifts on.
+        /// hold is no stillness: the head drifts on. For a nod it is the time between the swings' threshold
+        /// crossings, and a nod's hold ends no run (its cycles may pause between them, `gesturePause`), but
+        /// the nod rules refuse a hold at a nod's far end (`Completion.farPause`): a look down at something
+        /// holds there, a nod turns back at once.
         public var maxTurnPause = 0.25
 
         /// A shake's reversal is timed from where the swing before it slowed below this fraction of its peak
@@ -237,6 +240,10 @@ extension GestureDetector {
         /// (docs/gestures.md).
         public var alwaysOnNodHalfWaves = 4
         public var alwaysOnShakeHalfWaves = 4
+
+        /// Measure every run rule of each candidate and keep the verdict (`GestureDetector.verdict`), for
+        /// `replay --explain`. Off in the loop: the first refusal ends a judgement there.
+        public var explains = false
 
         /// Take single nods and shakes even when no question is pending (config `gestures.single: "always"`),
         /// at the cost in false gestures that docs/gestures.md measures on daily life.

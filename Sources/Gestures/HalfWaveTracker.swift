@@ -37,6 +37,11 @@ struct Completion: Sendable {
     /// Shortest pause at a reversal of the run, this one's included (s): how long the head stood still
     /// between two swings (for shakes, how long it turned slowly: see `SwingLimits.holdsFromFastParts`).
     var pause: Double
+    /// Longest pause at a reversal after an odd-numbered swing of the run (the first, third, ...), this one's
+    /// included when it is one (s): where a nod that began from rest turns back at its far end.
+    var farPause: Double
+    /// Peak rate of the swing in progress so far (rad/s).
+    var peak: Double
     /// Largest swing angle of the run (rad), this one so far included.
     var largestAngle: Double
     /// The run's first swing belongs to an oscillation that was already going on when the tracker started
@@ -69,7 +74,8 @@ struct SwingLimits: Sendable {
     var longestReversalPause: Double
     /// Shakes: a reversal's pause is how long the head turned slower than `holdSpeedFraction` of the
     /// previous swing's peak (a glance's drifting hold), not only how long it stood still; nods: the time
-    /// between the swings' threshold crossings.
+    /// between the swings' threshold crossings (a gentle nod's return may be a third as fast as its way
+    /// down, so a third of the way down's peak would count most of that return as a hold).
     var holdsFromFastParts: Bool
     var holdSpeedFraction: Double
     /// How long a hold before a run's first swing must last for its start to count as where the head rested.
@@ -133,6 +139,7 @@ struct HalfWaveTracker: Sendable {
     private var firstRotation = Vector3.zero
     private var largestAngle = 0.0
     private var minPause = Double.infinity
+    private var maxFarPause = 0.0
     /// The run was reported (or refused) as a gesture: it is one gesture however long it goes on.
     private(set) var isReported = false
     /// See `Completion`: whether the run's origin was unseen, whether its start is where the head rested,
@@ -269,8 +276,10 @@ struct HalfWaveTracker: Sendable {
               rotation.length >= limits.minSwingAngle, alternates(rotation.normalized, start: start)
         else { return nil }
         let position = abs(runPosition + rotation.dot(runAxis))
+        let pauseNow = reversalPause
         return Completion(swings: runLength + 1, runStart: runStart, leadIn: leadIn,
-                          firstRotation: firstRotation, rotation: rotation, pause: Swift.min(minPause, reversalPause),
+                          firstRotation: firstRotation, rotation: rotation, pause: Swift.min(minPause, pauseNow),
+                          farPause: runLength % 2 == 1 ? Swift.max(maxFarPause, pauseNow) : maxFarPause, peak: peak,
                           largestAngle: Swift.max(largestAngle, rotation.length), originUnseen: runOriginUnseen,
                           referenceKnown: runReferenceKnown, excursion: Swift.max(runExcursion, position))
     }
@@ -319,6 +328,7 @@ struct HalfWaveTracker: Sendable {
             if paused { oscillationReported = false }
             let held = pauseBefore > limits.longestReversalPause
             if alternates(axis, start: start) && !(paused && isReported) && !held {
+                if runLength % 2 == 1 { maxFarPause = Swift.max(maxFarPause, pauseBefore) }
                 runLength += 1
                 minPause = Swift.min(minPause, pauseBefore)
                 largestAngle = Swift.max(largestAngle, angle)
@@ -332,6 +342,7 @@ struct HalfWaveTracker: Sendable {
                 firstRotation = rotation
                 largestAngle = angle
                 minPause = .infinity
+                maxFarPause = 0
                 runOriginUnseen = beganUnseen
                 runReferenceKnown = !chainUnseen && heldBefore >= limits.referenceHold
                 runAxis = axis
