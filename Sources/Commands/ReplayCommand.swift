@@ -16,7 +16,8 @@ struct ReplayCommand: Command {
     static let help = """
         usage: headtrack replay TRACE [--config FILE] [--mount F,L,U] [--calibration FILE] [--no-auto-calibration]
                                 [--learned-calibration FILE] [--events OUT.csv] [--attitude OUT.csv]
-                                [--plot OUT.svg] [--json] [--ask] [--stream [--socket PATH]]
+                                [--plot OUT.svg] [--json] [--ask] [--explain]
+                                [--stream [--socket PATH]]
                headtrack replay TRACE --learn-mount [--calibration FILE]
 
         Runs fusion, heading smoothing and gesture detection over an imu-trace v1 file with its own
@@ -55,6 +56,9 @@ struct ReplayCommand: Command {
                             nod or shake answers it, and another question is pending at once. Without it the
                             detector runs always-on, as with no app asking: a nod or shake needs two cycles
                             (see config gestures.single). With --stream, a client's ask does the same live
+          --explain         print, for every candidate nod or shake, each run rule's measured value against
+                            its limit and the verdict ("taken" or "refused by ..."): why a nod was or was not
+                            seen. One line per candidate and swing count, as the detector judged it
           --stream          serve the event stream while replaying, paced at the trace's own time (so an app
                             can be developed against a recording; a gap of more than 1 s is skipped);
                             socket /run/headtrack/events.sock
@@ -103,6 +107,8 @@ struct ReplayCommand: Command {
         let plotPath = try arguments.outputPath("plot")
         let json = arguments.flag("json")
         let ask = arguments.flag("ask")
+        let explain = arguments.flag("explain")
+        if explain { settings.gestures.explains = true }
         let socket = try arguments.socketPath()
         let streaming = arguments.flag("stream") || socket != nil
         let paths = try arguments.positionals()
@@ -118,8 +124,8 @@ struct ReplayCommand: Command {
             throw CommandError(error.description)
         }
         if learnMount {
-            guard eventsPath == nil, attitudePath == nil, plotPath == nil, !json, !streaming, !ask, mountOption == nil, configPath == nil else {
-                throw CommandError("--learn-mount only learns the mount: leave out --config, --mount, --events, --attitude, --plot, --json, --ask and --stream", status: 2)
+            guard eventsPath == nil, attitudePath == nil, plotPath == nil, !json, !streaming, !ask, !explain, mountOption == nil, configPath == nil else {
+                throw CommandError("--learn-mount only learns the mount: leave out --config, --mount, --events, --attitude, --plot, --json, --ask, --explain and --stream", status: 2)
             }
             return try learnMountOnly(trace, calibration: settings.calibration)
         }
@@ -150,6 +156,7 @@ struct ReplayCommand: Command {
         var pacer = TracePacer(firstTraceTime: trace.records.first?.t ?? 0)
         let writer = learnedPath.map { CalibrationWriter(path: $0, warn: { Console.err($0) }) }
         var learnedRevision = 0
+        var explained = ExplainedCandidates()
         var unsaved: Calibration? = nil
         // With a stream, a client's pending question puts the detector in answer mode, as in `run`.
         let questionPending: (() -> Bool)? = ask ? nil : stream.map { s in { s.questionPending } }
@@ -165,6 +172,7 @@ struct ReplayCommand: Command {
                     try events?.write("\(fixed(t, 4)),\(e.rawValue)\n")
                     recorder.gesture(t: t, event: e)
                 case let .sample(_, t):
+                    if explain, let line = explained.next(pipeline.recognizer) { say(line) }
                     if let w = writer, let learner = pipeline.autoCalibration {
                         if learner.revision != learnedRevision {
                             learnedRevision = learner.revision
@@ -265,5 +273,20 @@ public enum CalibrationOption {
     public static func load(_ path: String?) throws -> Calibration {
         guard let p = path else { return .none }
         do { return try CalibrationStore(path: p).load() } catch { throw CommandError(error.description) }
+    }
+}
+
+/// `replay --explain`: the detector's verdicts, one line per candidate (its kind, where its run began, its
+/// swings) and per change of verdict, so the per-sample judging of a swing past its peak prints once.
+struct ExplainedCandidates {
+    private var seen = 0
+    private var last: (event: GestureEvent, start: Double, swings: Int, failed: UInt16)? = nil
+
+    mutating func next(_ detector: GestureDetector) -> String? {
+        guard detector.verdicts != seen, let v = detector.verdict else { return nil }
+        seen = detector.verdicts
+        if let l = last, l.event == v.event, l.start == v.start, l.swings == v.swings, l.failed == v.failed { return nil }
+        last = (v.event, v.start, v.swings, v.failed)
+        return v.text
     }
 }
