@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets of Sources/HeadtrackFuzz for a bounded time each.
 #   scripts/fuzz.sh [--seconds N] [target...]
-# Targets: json config calibration truth trace replay mount stream (default: all), N seconds each (default 60).
+# Targets: json config calibration truth trace replay mount stream request (default: all), N seconds each (default 60).
 # stream: the bytes hostile clients send the event-stream server, next to a client that must get every gesture.
+# request: one request line through the stream's request parser.
 # Seeds come from Fuzz/corpus/TARGET (committed, never written); what the fuzzer learns goes to
 # .build/fuzz/corpus/TARGET. A crash, hang (>10 s per input) or runaway memory (>2 GB) is saved as
 # Fuzz/crashes/TARGET-crash-HASH (add it to Fuzz/corpus/TARGET as regress-NAME and write a test for it),
@@ -10,7 +11,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=60
-all=(json config calibration truth trace replay mount stream)
+all=(json config calibration truth trace replay mount stream request)
 targets=()
 while [ $# -gt 0 ]; do
   case $1 in

@@ -263,3 +263,30 @@ enum RequestScanner {
         }
     }
 }
+
+/// What the server makes of one request line (without its newline), for the fuzz target and for tools: not on
+/// the loop's path (it copies the line and makes a String of the id).
+public enum RequestLine {
+    public struct Reading: Sendable, Equatable {
+        /// An `ask`: its id and timeout (s); nil fields otherwise.
+        public var askId: String?
+        public var timeout: Double?
+        /// Why it was refused (the `error` line's message), or nil.
+        public var refusal: String?
+        public var isBlank: Bool
+    }
+
+    public static func read(_ bytes: [UInt8]) -> Reading {
+        bytes.withUnsafeBufferPointer { line in
+            switch RequestScanner.scan(line) {
+            case let .ask(idStart, idCount, timeout):
+                let id = String(decoding: line[idStart..<(idStart + idCount)], as: UTF8.self)
+                return Reading(askId: id, timeout: timeout, refusal: nil, isBlank: false)
+            case .blank:
+                return Reading(askId: nil, timeout: nil, refusal: nil, isBlank: true)
+            case let .refused(why):
+                return Reading(askId: nil, timeout: nil, refusal: why.message.description, isBlank: false)
+            }
+        }
+    }
+}

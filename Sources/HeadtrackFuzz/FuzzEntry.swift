@@ -3,7 +3,7 @@
 // `swift build` and `swift test` need no fuzzer runtime.
 //
 // One binary, several targets: HEADTRACK_FUZZ_TARGET picks which input format the bytes are
-// (json, config, calibration, truth, trace, replay, mount, stream). Each target only asserts what must hold for
+// (json, config, calibration, truth, trace, replay, mount, stream, request). Each target only asserts what must hold for
 // every input: no trap, no hang (libFuzzer's -timeout), no runaway memory (-rss_limit_mb), and the
 // properties written below (a calibration that decodes re-encodes to itself).
 import LibC
@@ -13,9 +13,10 @@ import SensorCalibration
 import Tracking
 import Formats
 import Geometry
+import EventStream
 
 enum FuzzTarget: String, CaseIterable, Sendable {
-    case json, config, calibration, truth, trace, replay, mount, stream
+    case json, config, calibration, truth, trace, replay, mount, stream, request
 
     static let current: FuzzTarget = {
         guard let name = getenv("HEADTRACK_FUZZ_TARGET").map({ String(cString: $0) }) else {
@@ -64,6 +65,20 @@ enum FuzzTarget: String, CaseIterable, Sendable {
             _ = try? Mount(parsing: String(decoding: bytes, as: UTF8.self))
         case .stream:
             StreamInputFuzz.run(bytes)
+        case .request:
+            // One request line as the server reads it: an ask it takes has a valid id and timeout, and a line
+            // is exactly one of ask, blank or refused with a message.
+            let r = RequestLine.read(bytes)
+            if let id = r.askId {
+                guard let t = r.timeout, t >= 0.5, t <= 60 else { fatalError("an ask with timeout \(String(describing: r.timeout))") }
+                let u = Array(id.utf8)
+                guard (1...64).contains(u.count), u.allSatisfy({ $0 >= 0x20 && $0 < 0x7f && $0 != 0x22 && $0 != 0x5c }) else {
+                    fatalError("an ask with the id \(u)")
+                }
+                guard r.refusal == nil, !r.isBlank else { fatalError("an ask that is also refused or blank") }
+            } else if !r.isBlank {
+                guard let m = r.refusal, !m.isEmpty else { fatalError("a line neither taken, blank nor refused") }
+            }
         }
     }
 }
@@ -78,7 +93,8 @@ extension FuzzTarget {
         case .truth: return (try? GestureTruth.parse(bytes: bytes)) != nil
         case .trace, .replay: return (try? TraceFile.parse(bytes, name: "fuzz")) != nil
         case .mount: return (try? Mount(parsing: String(decoding: bytes, as: UTF8.self))) != nil
-        case .stream: return true  // nothing a client sends is refused: it is read and ignored
+        case .stream: return true  // nothing a client sends closes its connection: a bad request only gets an error
+        case .request: return RequestLine.read(bytes).askId != nil
         }
     }
 }
