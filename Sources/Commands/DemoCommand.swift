@@ -46,6 +46,8 @@ struct DemoCommand: Command {
                                           hello: StreamHello(imu: "MPU-9250 (simulated)", magnetometer: "AK8963",
                                                              rates: demo.config.rates, stateHz: demo.config.streamStateHz))
         defer { stream?.stop() }
+        // A client's ask puts the demo's detector in answer mode, as `run --simulated --socket` does.
+        if let stream { demo.questionPending = { stream.questionPending } }
         Console.out("headtrack demo: simulated MPU-9250 + AK8963, \(fixed(script.duration, 0)) s story"
             + (demo.speed.map { " at \(fixed($0, 1))× real time" } ?? " as fast as possible"))
         var lastEvent = ""

@@ -30,6 +30,8 @@ public struct SimulatedRun {
     public var loopDuration: Double? = nil
     /// End on SIGINT/SIGTERM too (`record --simulated`); off for the demo and in tests.
     public var stopSignals = false
+    /// Whether a client has a question pending (the demo's event stream), as `TrackerLoop.questionPending`.
+    public var questionPending: () -> Bool = { false }
 
     public init(script: MotionScript = .demoStory, config: Config = Config()) {
         self.script = script
@@ -45,6 +47,7 @@ public struct SimulatedRun {
         // The same session `run` sets up on real hardware.
         var session = try TrackerSession(bus: board.bus, lines: board.leds, clock: board.clock, config: config)
         try session.start()
+        session.loop.questionPending = questionPending
         var result = Result(check: ScriptedGestureCheck(script: script), board: board)
         let start = board.clock.seconds
         session.run(duration: loopDuration ?? (script.duration + tail - start), stopSignals: stopSignals,
