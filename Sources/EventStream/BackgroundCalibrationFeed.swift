@@ -7,7 +7,8 @@ import Formats
 /// the correction in use changes: the same fields as the guided session's lines (`CalibrationFeed`), so the
 /// live view draws either, with `phase` "background" and what only the background calibration has (`state`,
 /// `source`, the correction `in_use`, the latest `field_error`, samples `refused` by the gyro test, samples
-/// per region). Formatted into a buffer made here, like every stream line; droppable like state lines.
+/// per region). Formatted into a buffer made here, like every stream line; droppable like state lines, and only
+/// for the clients that have not unsubscribed from calibration lines.
 final class BackgroundCalibrationFeed {
     static let period = 1.0
     /// Newest kept samples a line carries at most (the view draws them on the sphere).
@@ -26,7 +27,7 @@ final class BackgroundCalibrationFeed {
         next = t + BackgroundCalibrationFeed.period
         revision = learner?.revision ?? 0
         format(pipeline, learner, t: t)
-        server.broadcast(line, droppable: true, t: t)
+        server.broadcast(line, kind: .calibration, t: t)
     }
 
     /// The line's text (for tests).

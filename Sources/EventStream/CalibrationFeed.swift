@@ -32,17 +32,18 @@ public final class CalibrationFeed {
         guard force || t - lastLine >= 1 / CalibrationFeed.linesPerSecond || t < lastLine else { return false }
         lastLine = t
         format(session, t: t, phase: CalibrationFeed.phaseName(session.phase), progress: session.progressText(at: t))
-        stream.server.broadcast(line, droppable: true, t: t)
+        stream.server.broadcast(line, kind: .calibration, t: t)
         return true
     }
 
-    /// The last line: saved or refused, with what the terminal says about it. Must arrive, so it is not droppable.
+    /// The last line: saved or refused, with what the terminal says about it. Must arrive, so it is not droppable
+    /// (but a client that unsubscribed from calibration lines does not get it either).
     public func finish(_ session: CalibrationSession, t: Double, outcome: Outcome, to stream: EventStream) {
         switch outcome {
         case let .saved(text): format(session, t: t, phase: "saved", progress: text)
         case let .refused(text): format(session, t: t, phase: "refused", progress: text)
         }
-        stream.server.broadcast(line, droppable: false, t: t)
+        stream.server.broadcast(line, kind: .calibrationResult, t: t)
     }
 
     static func phaseName(_ phase: CalibrationSession.Phase) -> StaticString {

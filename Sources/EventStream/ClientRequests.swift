@@ -1,5 +1,5 @@
 /// One client slot's side of the request channel: the line being assembled from what the client sent, its
-/// token bucket, and its pending ask. Its buffers are allocated once with the slot and reused by every client
+/// token bucket, its pending ask and its subscription. Its buffers are allocated once with the slot and reused by every client
 /// that later takes the slot, so nothing a client sends makes the loop allocate.
 final class ClientRequests {
     /// The longest request line taken (without its newline); a longer one is refused and skipped to its newline.
@@ -36,6 +36,15 @@ final class ClientRequests {
     /// The display tick of the last error line this client was sent (at most one per tick).
     var errorTick = -1
 
+    /// The subscription: the state rate acknowledged, and whether `calibration` lines are sent. Until a
+    /// subscribe (and for keys it leaves out), the stream's own state rate and calibration on.
+    private(set) var stateHz = 0.0
+    private(set) var calibration = true
+    /// The client's own state period and next-due loop time, so a slower rate costs two Doubles and no
+    /// allocation. Period 0: every state line the stream sends; ∞: none.
+    private var statePeriod = 0.0
+    private var nextState = -Double.infinity
+
     init() {
         line = .allocate(capacity: ClientRequests.maxLineBytes + 1)
         id = .allocate(capacity: RequestScanner.maxIdBytes)
@@ -46,8 +55,9 @@ final class ClientRequests {
         id.deallocate()
     }
 
-    /// A new client takes the slot at loop time `t`: a full bucket, no line, no ask.
-    func reset(t: Double) {
+    /// A new client takes the slot at loop time `t`: a full bucket, no line, no ask, and the stream's own
+    /// state rate `streamHz` with calibration lines.
+    func reset(t: Double, streamHz: Double) {
         lineCount = 0
         discarding = false
         tokens = ClientRequests.bucketTokens
@@ -57,6 +67,28 @@ final class ClientRequests {
         deadline = 0
         readClosed = false
         errorTick = -1
+        subscribe(stateHz: streamHz, streamHz: streamHz, calibration: true)
+    }
+
+    /// Takes a subscription wholesale; `stateHz` is within 0...`streamHz` (checked by the caller). The next
+    /// state line is due at once.
+    func subscribe(stateHz: Double, streamHz: Double, calibration: Bool) {
+        precondition(stateHz >= 0 && stateHz <= streamHz)
+        self.stateHz = stateHz
+        self.calibration = calibration
+        // The stream's own rate needs no timing of its own: the stream already sends at it.
+        statePeriod = stateHz >= streamHz ? 0 : (stateHz > 0 ? 1 / stateHz : .infinity)
+        nextState = -.infinity
+    }
+
+    /// Whether the state line the stream sends at `t` goes to this client, and if so the next is due one
+    /// period on. `slack` is the stream's: a quarter display period, so 30 Hz on 60 Hz ticks never skips a tick
+    /// to rounding; and the due time steps by whole periods, so the rate does not drift with the tick phase.
+    func takesState(t: Double, slack: Double) -> Bool {
+        if statePeriod == 0 { return true }
+        guard statePeriod.isFinite, t + slack >= nextState else { return false }
+        nextState = nextState.isFinite && nextState + statePeriod > t ? nextState + statePeriod : t + statePeriod
+        return true
     }
 
     /// The next event in `bytes` from index `i` on (advanced past what was used), or nil when they are used

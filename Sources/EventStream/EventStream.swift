@@ -73,7 +73,8 @@ public final class EventStream {
         displayPeriod = 1 / hello.rates.displayHz
         var h = hello
         h.stateHz = stateHz
-        server = try StreamServer(path: settings.socketPath, settings: settings.server, hello: EventStream.helloLine(h))
+        server = try StreamServer(path: settings.socketPath, settings: settings.server, hello: EventStream.helloLine(h),
+                                  stateHz: stateHz, displayHz: hello.rates.displayHz)
     }
 
     public var path: String { server.path }
@@ -93,12 +94,13 @@ public final class EventStream {
         line.literal(",\"count\":")
         if let c = count { line.integer(Int64(c)) } else { line.literal("null") }
         line.literal("}\n")
-        server.broadcast(line, droppable: false, t: t)
+        server.broadcast(line, kind: .mustArrive, t: t)
         // After the gesture line, so a client that asked sees the gesture before its answer.
         if (e == .nod || e == .shake) && server.questionPending { server.answer(gesture: e.streamName, t: t) }
     }
 
-    /// A display tick: serve the socket, end a fault episode that is over, and send a state line when due.
+    /// A display tick: serve the socket, end a fault episode that is over, and send a state line when due (the
+    /// server passes it on only to the clients whose own subscribed rate has one due).
     public func display(t: Double, leds: UInt64, pipeline: Pipeline) {
         server.poll(t: t)
         if faults.tick(t: t) {
@@ -106,14 +108,14 @@ public final class EventStream {
             line.literal("{\"type\":\"fault\",\"t\":")
             line.fixed(t, 3)
             line.literal(",\"active\":false}\n")
-            server.broadcast(line, droppable: false, t: t)
+            server.broadcast(line, kind: .mustArrive, t: t)
         }
         if sendsBackgroundCalibration { calibration.publish(pipeline, t: t, to: server) }
         // A quarter display period of slack, so 60 Hz state on 60 Hz ticks never skips a tick to rounding.
         guard stateHz > 0, t + displayPeriod / 4 >= nextState else { return }
         nextState = nextState.isFinite && nextState + statePeriod > t ? nextState + statePeriod : t + statePeriod
         formatState(t: t, leds: leds, pipeline: pipeline)
-        server.broadcast(line, droppable: true, t: t)
+        server.broadcast(line, kind: .state, t: t)
     }
 
     /// A sensor fault: a `fault` line when an episode begins (not for every failing sample).
@@ -125,7 +127,7 @@ public final class EventStream {
         line.literal(",\"active\":true,\"kind\":")
         line.string(kind)
         line.literal("}\n")
-        server.broadcast(line, droppable: false, t: t)
+        server.broadcast(line, kind: .mustArrive, t: t)
     }
 
     /// Clean exit: clients closed, socket file removed.
@@ -209,7 +211,7 @@ public final class EventStream {
         // `version` changes only when a client that knows protocol 1 would misread the stream. Adding keys
         // and messages, or the client→server request channel, keeps it at 1: old clients ignore keys they
         // do not know and send nothing, and new clients tell what a tracker takes by the keys it sends.
-        b.literal(",\"requests\":[\"ask\"]")
+        b.literal(",\"requests\":[\"ask\",\"subscribe\"]")
         b.literal("}\n")
         return b
     }

@@ -1,8 +1,11 @@
-/// What one request line from a client says: an ask, a blank line (ignored), or why it is refused.
+/// What one request line from a client says: an ask, a subscribe, a blank line (ignored), or why it is refused.
 enum ClientRequest: Equatable {
     /// `{"type":"ask","id":"q1","timeout_s":5}`; the id is `line[idStart ..< idStart + idCount]`, already
     /// checked (1–64 bytes of printable ASCII without `"` or `\`), and the timeout is in range (default 5 s).
     case ask(idStart: Int, idCount: Int, timeout: Double)
+    /// `{"type":"subscribe","state_hz":10,"calibration":false}`: at least one key given (nil: absent, so its
+    /// default). `stateHz` is a number ≥ 0; whether it is above the stream's rate only the server knows.
+    case subscribe(stateHz: Double?, calibration: Bool?)
     /// Nothing but whitespace: not a request (a client may end its lines with "\r\n", or send empty ones).
     case blank
     case refused(RequestRefusal)
@@ -13,12 +16,13 @@ enum ClientRequest: Equatable {
 enum RequestRefusal: Equatable, CaseIterable {
     case malformed, nested, duplicateKey, missingType, unknownType, missingId, badId, badTimeout
     case tooLong, unterminated, tooMany
+    case emptySubscribe, badStateHz, stateHzTooHigh, badCalibration
 
     var message: StaticString {
         switch self {
         case .malformed: return "malformed JSON: dropped; send one flat JSON object per line, e.g. {\"type\":\"ask\",\"id\":\"q1\"}"
         case .nested: return "nested objects and arrays are not accepted: dropped; send one flat JSON object per line"
-        case .duplicateKey: return "a key appears twice: dropped; send \"type\", \"id\" and \"timeout_s\" once each"
+        case .duplicateKey: return "a key appears twice: dropped; send each key once"
         case .missingType: return "request has no \"type\": dropped; send {\"type\":\"ask\",\"id\":\"q1\"}"
         case .unknownType: return "unknown request type: dropped; the hello's \"requests\" lists the types this tracker takes"
         case .missingId: return "ask has no \"id\": dropped; give a string of 1 to 64 printable ASCII characters"
@@ -27,15 +31,19 @@ enum RequestRefusal: Equatable, CaseIterable {
         case .tooLong: return "request line longer than 1024 bytes: dropped"
         case .unterminated: return "request line not ended by a newline before the end of input: dropped"
         case .tooMany: return "more than 5 requests in one second: dropped; send at most 5 a second"
+        case .emptySubscribe: return "subscribe has neither \"state_hz\" nor \"calibration\": dropped; send e.g. {\"type\":\"subscribe\",\"state_hz\":10}"
+        case .badStateHz: return "\"state_hz\" must be a number from 0 to the hello's rates.state_hz: dropped"
+        case .stateHzTooHigh: return "\"state_hz\" is above this stream's state rate: dropped; the most it sends is the hello's rates.state_hz"
+        case .badCalibration: return "\"calibration\" must be true or false: dropped"
         }
     }
 }
 
 /// The request channel's parser: a scanner over the bytes of one line (without its newline) that accepts one
-/// flat JSON object, finds the top-level keys `type`, `id` and `timeout_s` in any order with any whitespace,
-/// skips other keys whose values are strings, numbers, true, false or null (so later requests can add keys),
-/// and refuses nested objects and arrays. It reads the bytes in place: no String, no Array, no Foundation, no
-/// heap, so nothing a client sends makes the loop allocate.
+/// flat JSON object, finds the top-level keys `type`, `id`, `timeout_s`, `state_hz` and `calibration` in any
+/// order with any whitespace, skips other keys whose values are strings, numbers, true, false or null (so later
+/// requests can add keys), and refuses nested objects and arrays. It reads the bytes in place: no String, no
+/// Array, no Foundation, no heap, so nothing a client sends makes the loop allocate.
 ///
 /// Keys are compared as written: a key spelled with escapes (`"typ\u0065"`) is not `type`. The whole object is
 /// checked for syntax before its fields are judged, so a broken line is "malformed", not "bad id".
@@ -54,6 +62,8 @@ enum RequestScanner {
         var type: Field?
         var id: Field?
         var timeout: Field?
+        var stateHz: Field?
+        var calibration: Field?
         s.skipWhitespace()
         if !s.take(UInt8(ascii: "}")) {
             while true {
@@ -72,6 +82,12 @@ enum RequestScanner {
                 } else if key.isString("timeout_s", in: line) {
                     if timeout != nil { return .refused(.duplicateKey) }
                     timeout = value
+                } else if key.isString("state_hz", in: line) {
+                    if stateHz != nil { return .refused(.duplicateKey) }
+                    stateHz = value
+                } else if key.isString("calibration", in: line) {
+                    if calibration != nil { return .refused(.duplicateKey) }
+                    calibration = value
                 }
                 s.skipWhitespace()
                 if s.take(UInt8(ascii: ",")) { s.skipWhitespace(); continue }
@@ -83,6 +99,7 @@ enum RequestScanner {
         guard s.atEnd else { return .refused(.malformed) }
 
         guard let type else { return .refused(.missingType) }
+        if type.isString("subscribe", in: line) { return subscription(stateHz, calibration, in: line) }
         guard type.isString("ask", in: line) else { return .refused(.unknownType) }
         guard let id else { return .refused(.missingId) }
         guard id.kind == .string, !id.escaped, id.count >= 1, id.count <= maxIdBytes else { return .refused(.badId) }
@@ -95,6 +112,24 @@ enum RequestScanner {
             seconds = timeout.number
         }
         return .ask(idStart: id.start, idCount: id.count, timeout: seconds)
+    }
+
+    /// A subscribe's keys (`id` and `timeout_s` are skipped like unknown keys). A subscribe replaces the
+    /// previous one wholesale, so one without either key would only reset to the defaults, which is more
+    /// likely a typo than a wish: refused.
+    private static func subscription(_ stateHz: Field?, _ calibration: Field?, in line: UnsafeBufferPointer<UInt8>) -> ClientRequest {
+        if stateHz == nil && calibration == nil { return .refused(.emptySubscribe) }
+        var hz: Double?
+        if let stateHz {
+            guard stateHz.kind == .number, stateHz.number >= 0 else { return .refused(.badStateHz) }
+            hz = stateHz.number == 0 ? 0 : stateHz.number  // -0 is 0
+        }
+        var on: Bool?
+        if let calibration {
+            guard let b = calibration.boolean(in: line) else { return .refused(.badCalibration) }
+            on = b
+        }
+        return .subscribe(stateHz: hz, calibration: on)
     }
 
     /// One scanned value (or key): where its bytes are and what kind it was.
@@ -113,6 +148,16 @@ enum RequestScanner {
             return s.withUTF8Buffer { b in
                 for i in 0..<count where line[start + i] != b[i] { return false }
                 return true
+            }
+        }
+
+        /// `true` or `false` (a literal is one of those or `null`, already checked); nil for anything else.
+        func boolean(in line: UnsafeBufferPointer<UInt8>) -> Bool? {
+            guard kind == .literal else { return nil }
+            switch line[start] {
+            case UInt8(ascii: "t"): return true
+            case UInt8(ascii: "f"): return false
+            default: return nil
             }
         }
     }
@@ -274,6 +319,11 @@ public enum RequestLine {
         /// Why it was refused (the `error` line's message), or nil.
         public var refusal: String?
         public var isBlank: Bool
+        /// A `subscribe` taken by the scanner (a `state_hz` above the stream's rate is refused by the server
+        /// only), with the keys it gave: nil when absent.
+        public var isSubscribe = false
+        public var stateHz: Double?
+        public var calibration: Bool?
     }
 
     public static func read(_ bytes: [UInt8]) -> Reading {
@@ -282,6 +332,9 @@ public enum RequestLine {
             case let .ask(idStart, idCount, timeout):
                 let id = String(decoding: line[idStart..<(idStart + idCount)], as: UTF8.self)
                 return Reading(askId: id, timeout: timeout, refusal: nil, isBlank: false)
+            case let .subscribe(stateHz, calibration):
+                return Reading(askId: nil, timeout: nil, refusal: nil, isBlank: false, isSubscribe: true, stateHz: stateHz,
+                               calibration: calibration)
             case .blank:
                 return Reading(askId: nil, timeout: nil, refusal: nil, isBlank: true)
             case let .refused(why):

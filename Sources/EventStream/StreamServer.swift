@@ -5,7 +5,8 @@ import Formats
 /// never blocks: accepting, reading and sending are all non-blocking, and every buffer (one ring and one
 /// request line per client slot, the scratch lines) is allocated when the server starts.
 ///
-/// Clients may send requests, one flat JSON object per line (today only `ask`, see `answer(gesture:t:)`).
+/// Clients may send requests, one flat JSON object per line: `ask` (see `answer(gesture:t:)`) and `subscribe`
+/// (a client's own state rate, and whether it gets calibration lines; see `broadcast(_:kind:t:)`).
 /// Nothing a client sends can make the loop wait or allocate: each display tick reads at most `inboxBytes`
 /// from each client, the line is assembled in the slot's fixed buffer and scanned in place, requests are
 /// rate-limited per client, and a client gets at most one `error` line per tick.
@@ -48,6 +49,20 @@ public final class StreamServer {
         public var answers = 0
     }
 
+    /// What a broadcast line is, for what may be dropped and who gets it.
+    public enum LineKind: Sendable, Equatable {
+        /// Gestures, faults and the like: every client, never dropped for a client that keeps reading.
+        case mustArrive
+        /// A state line: droppable, and only to the clients whose own subscribed rate has one due.
+        case state
+        /// A calibration progress line (background or guided): droppable, to clients subscribed to them.
+        case calibration
+        /// A guided calibration's last line (saved or refused): must arrive, to clients subscribed to them.
+        case calibrationResult
+
+        var droppable: Bool { self == .state || self == .calibration }
+    }
+
     final class Slot {
         var fd: Int32 = -1
         let ring: ClientRing
@@ -70,6 +85,11 @@ public final class StreamServer {
     private let droppedLine = LineBuffer(capacity: 64)
     private let answerLine = LineBuffer(capacity: 256)
     private let errorLine = LineBuffer(capacity: 256)
+    private let subscribedLine = LineBuffer(capacity: 128)
+    /// The stream's state rate (the most a client may subscribe to) and a quarter display period of slack
+    /// for each client's own state timing (`ClientRequests.takesState`).
+    public let stateHz: Double
+    private let stateSlack: Double
     private let inbox: UnsafeMutablePointer<UInt8>
     /// At most this much is read from each client per display tick.
     private static let inboxBytes = 512
@@ -79,8 +99,11 @@ public final class StreamServer {
     private var pendingAsks = 0
     private static let tooMany: StaticString = "{\"type\":\"error\",\"message\":\"too many clients: try again later\"}\n"
 
-    /// Starts listening on `path`; `hello` is the first line every client receives.
-    public init(path: String, settings: Settings = Settings(), hello: LineBuffer) throws(StreamSocketError) {
+    /// Starts listening on `path`; `hello` is the first line every client receives. `stateHz` is the rate the
+    /// caller sends state lines at on display ticks of `displayHz` (the event stream's; a bare server, as in
+    /// the tests and the fuzzer, assumes 60 on 60).
+    public init(path: String, settings: Settings = Settings(), hello: LineBuffer, stateHz: Double = 60,
+                displayHz: Double = 60) throws(StreamSocketError) {
         guard settings.maxClients >= 1 && settings.maxClients <= 64 else {
             throw StreamSocketError(message: "stream maxClients \(settings.maxClients) is out of range 1...64")
         }
@@ -88,9 +111,14 @@ public final class StreamServer {
               settings.reserveBytes >= 512 && settings.reserveBytes <= settings.ringBytes / 2 else {
             throw StreamSocketError(message: "stream ring \(settings.ringBytes) B / reserve \(settings.reserveBytes) B out of range")
         }
+        guard stateHz >= 0 && stateHz.isFinite && displayHz > 0 && displayHz.isFinite else {
+            throw StreamSocketError(message: "stream state rate \(stateHz) Hz on \(displayHz) Hz ticks is out of range")
+        }
         self.settings = settings
         self.path = path
         self.hello = hello
+        self.stateHz = stateHz
+        stateSlack = 1 / displayHz / 4
         listener = try UnixListener(path: path, directoryHint: settings.missingDirectoryHint)
         slots = (0..<settings.maxClients).map { _ in
             Slot(ring: ClientRing(capacity: settings.ringBytes, reserve: settings.reserveBytes))
@@ -142,14 +170,27 @@ public final class StreamServer {
         }
     }
 
-    /// Queues one whole line for every client and sends what the sockets take. A droppable (state) line that
-    /// does not fit is counted for that client; a line that must arrive and does not fit disconnects it.
-    public func broadcast(_ line: LineBuffer, droppable: Bool, t: Double) {
+    /// Queues one whole line for every client that subscribes to its kind and sends what the sockets take. A
+    /// droppable (state, calibration) line that does not fit is counted for that client; a line that must
+    /// arrive and does not fit disconnects it. A state line is formatted once and skipped here for the clients
+    /// whose own rate has none due, so a slower subscription costs a comparison, not a line.
+    public func broadcast(_ line: LineBuffer, kind: LineKind, t: Double) {
         guard !line.overflowed, line.count > 0 else { return }
         for slot in slots where slot.fd >= 0 {
-            enqueue(line, into: slot, droppable: droppable)
+            switch kind {
+            case .mustArrive: break
+            case .state: if !slot.requests.takesState(t: t, slack: stateSlack) { continue }
+            case .calibration, .calibrationResult: if !slot.requests.calibration { continue }
+            }
+            enqueue(line, into: slot, droppable: kind.droppable)
             if slot.fd >= 0 { drain(slot, t: t) }
         }
+    }
+
+    /// The line kinds before subscriptions, for callers that only tell droppable from must-arrive: a droppable
+    /// line is a state line (rate-limited per client), any other must arrive.
+    public func broadcast(_ line: LineBuffer, droppable: Bool, t: Double) {
+        broadcast(line, kind: droppable ? .state : .mustArrive, t: t)
     }
 
     /// Closes every client and the listener, and removes the socket file (clean exit).
@@ -177,7 +218,7 @@ public final class StreamServer {
         slot.ring.clear()
         slot.droppedPending = 0
         slot.lastProgress = t
-        slot.requests.reset(t: t)
+        slot.requests.reset(t: t, streamHz: stateHz)
         enqueue(hello, into: slot, droppable: false)
         drain(slot, t: t)
     }
@@ -275,7 +316,29 @@ public final class StreamServer {
             }
             slot.requests.ask(id: UnsafeBufferPointer(rebasing: line[idStart..<(idStart + idCount)]), deadline: t + timeout)
             pendingAsks += 1
+        case let .subscribe(hz, calibration):
+            // Refused, not clamped: a client asking for more than the stream sends has misread the hello, and
+            // an error naming the limit tells it so, where a quiet clamp would leave it expecting lines that
+            // never come unless it reads the acknowledgement closely.
+            if let hz, hz > stateHz { refuse(slot, .stateHzTooHigh); return }
+            // Wholesale: what the subscribe leaves out goes back to its default.
+            slot.requests.subscribe(stateHz: hz ?? stateHz, streamHz: stateHz, calibration: calibration ?? true)
+            acknowledge(slot)
         }
+    }
+
+    /// `{"type":"subscribed","state_hz":N,"calibration":B}` to that client only, a line that must arrive, so
+    /// the client knows what it will get (with the defaults filled in).
+    private func acknowledge(_ slot: Slot) {
+        let hz = slot.requests.stateHz
+        subscribedLine.reset()
+        subscribedLine.literal("{\"type\":\"subscribed\",\"state_hz\":")
+        // Whole rates (the usual) as integers, others with three decimals.
+        if hz == hz.rounded() { subscribedLine.integer(Int64(hz)) } else { subscribedLine.fixed(hz, 3) }
+        subscribedLine.literal(",\"calibration\":")
+        subscribedLine.bool(slot.requests.calibration)
+        subscribedLine.literal("}\n")
+        enqueue(subscribedLine, into: slot, droppable: false)
     }
 
     /// Tells the client why its request was dropped: one `error` line per client per display tick at most (a

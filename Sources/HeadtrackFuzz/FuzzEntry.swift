@@ -66,10 +66,15 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .stream:
             StreamInputFuzz.run(bytes)
         case .request:
-            // One request line as the server reads it: an ask it takes has a valid id and timeout, and a line
-            // is exactly one of ask, blank or refused with a message.
+            // One request line as the server reads it: an ask it takes has a valid id and timeout, a subscribe a
+            // rate of 0 or more, and a line is exactly one of ask, subscribe, blank or refused with a message.
             let r = RequestLine.read(bytes)
-            if let id = r.askId {
+            if r.isSubscribe {
+                guard r.askId == nil, r.refusal == nil, !r.isBlank, r.stateHz != nil || r.calibration != nil,
+                      (r.stateHz ?? 0) >= 0, (r.stateHz ?? 0).isFinite else {
+                    fatalError("a subscribe read as \(r)")
+                }
+            } else if let id = r.askId {
                 guard let t = r.timeout, t >= 0.5, t <= 60 else { fatalError("an ask with timeout \(String(describing: r.timeout))") }
                 let u = Array(id.utf8)
                 guard (1...64).contains(u.count), u.allSatisfy({ $0 >= 0x20 && $0 < 0x7f && $0 != 0x22 && $0 != 0x5c }) else {
@@ -94,7 +99,9 @@ extension FuzzTarget {
         case .trace, .replay: return (try? TraceFile.parse(bytes, name: "fuzz")) != nil
         case .mount: return (try? Mount(parsing: String(decoding: bytes, as: UTF8.self))) != nil
         case .stream: return true  // nothing a client sends closes its connection: a bad request only gets an error
-        case .request: return RequestLine.read(bytes).askId != nil
+        case .request:
+            let r = RequestLine.read(bytes)
+            return r.askId != nil || r.isSubscribe
         }
     }
 }

@@ -270,7 +270,8 @@ struct RequestScannerTests {
         let bad: [(String, RequestRefusal)] = [
             ("{\"type\":\"ask\",\"id\":\"x\"\n", .malformed),
             ("not json\n", .malformed),
-            ("{\"type\":\"subscribe\",\"id\":\"x\"}\n", .unknownType),
+            ("{\"type\":\"tell\",\"id\":\"x\"}\n", .unknownType),
+            ("{\"type\":\"subscribe\",\"id\":\"x\"}\n", .emptySubscribe),
             ("{\"type\":\"ask\",\"id\":\"a\\\"b\"}\n", .badId),
             ("{\"type\":\"ask\",\"id\":\"\"}\n", .badId),
             ("{\"type\":\"ask\",\"id\":\"x\",\"timeout_s\":0.1}\n", .badTimeout),
@@ -421,7 +422,7 @@ struct RequestScannerTests {
         let hello = EventStream.helloLine(StreamHello(imu: "MPU-9250", magnetometer: "AK8963", rates: LoopRates(), stateHz: 60))
         #expect(!hello.overflowed)
         let v = try JSONParser.parse(hello.text)
-        #expect(v["requests"] == .array([.string("ask")]))
+        #expect(v["requests"] == .array([.string("ask"), .string("subscribe")]))
         #expect(v["version"] == .number(1))
         #expect(EventStream.protocolVersion == 1)
     }
