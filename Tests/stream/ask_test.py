@@ -8,6 +8,7 @@ one shake at 12.5-13.5 s) with real clients that send requests.
   garbage  sends malformed lines and an over-long line: error lines, and the connection stays up
   flood    sends 3000 asks as fast as it can: the loop still reports the story's gestures exactly
   listener sends nothing: gets the gesture lines and no answer line
+  quiet    subscribes with state_hz 0 and calibration false: after its `subscribed` line, gestures only
 The loop's own gesture lines on stdout are the truth. Prints one PASS/FAIL line per check; exits 1 if any failed.
 """
 import json, os, socket, subprocess, sys, tempfile, threading, time
@@ -49,7 +50,7 @@ def flood(s):
             pass  # the server may close a client that floods it
     threading.Thread(target=send, daemon=True).start()
 
-asker, timeout, replacer, garbage, flooder, listener = [], [], [], [], [], []
+asker, timeout, replacer, garbage, flooder, listener, quiet = [], [], [], [], [], [], []
 threads = [
     threading.Thread(target=client, args=(['{"type":"ask","id":"q1","timeout_s":60}\n'], asker)),
     threading.Thread(target=client, args=(['{"type": "ask", "timeout_s": 0.5, "id": "t1"}\n'], timeout)),
@@ -59,6 +60,7 @@ threads = [
                                            '{"type":"ask","id":"ok","timeout_s":60}\n'], garbage)),
     threading.Thread(target=client, args=([], flooder, flood)),
     threading.Thread(target=client, args=([], listener)),
+    threading.Thread(target=client, args=(['{"type":"subscribe","state_hz":0,"calibration":false}\n'], quiet)),
 ]
 for t in threads:
     t.start()
@@ -93,4 +95,11 @@ check("flood-still-answered", any(m.get("gesture") == "nod" for m in answers(flo
 got = [(m["gesture"], m["t"]) for m in listener if m.get("type") == "gesture"]
 check("listener-gestures-no-answers", [g for g, _ in got] == ["nod", "shake"] and not answers(listener),
       f"{got} answers {answers(listener)}")
+check("hello-says-subscribe", "subscribe" in asker[0].get("requests", []), json.dumps(asker[0].get("requests")))
+acks = [i for i, m in enumerate(quiet) if m.get("type") == "subscribed"]
+after = quiet[acks[0] + 1:] if acks else []
+kinds = sorted({m.get("type") for m in after})
+check("subscribe-state-0-gets-gestures-only", len(acks) == 1 and quiet[acks[0]].get("state_hz") == 0
+      and quiet[acks[0]].get("calibration") is False and kinds == ["gesture"]
+      and [m["gesture"] for m in after] == ["nod", "shake"], f"ack {quiet[acks[0]] if acks else None}; after it {kinds}")
 finish("ask")
