@@ -119,20 +119,6 @@ struct RequestScannerTests {
         return (server, client)
     }
 
-    /// Sends `text` from the client (all of it: it is small).
-    func say(_ client: Client, _ text: String) {
-        var bytes = Array(text.utf8)
-        let n = send(client.fd, &bytes, bytes.count, Int32(MSG_NOSIGNAL))
-        #expect(n == bytes.count)
-    }
-
-    func error(_ why: RequestRefusal) -> String {
-        let line = LineBuffer(capacity: 256)
-        line.literal("{\"type\":\"error\",\"message\":")
-        line.string(why.message)
-        line.literal("}")
-        return line.text
-    }
 
     @Test func anAskIsAnsweredOnceByTheGestureAndNotAgain() throws {
         let (server, client) = try open("once")
@@ -285,7 +271,7 @@ struct RequestScannerTests {
             say(client, text)
             t += 1  // a second apart: the bucket is never what refuses them
             server.poll(t: t)
-            #expect(client.readLines() == [error(why)], "\(text)")
+            #expect(client.readLines() == [errorLine(why)], "\(text)")
             #expect(server.questionPending)
             #expect(server.totals.errors == i + 1)
         }
@@ -312,7 +298,7 @@ struct RequestScannerTests {
             server.poll(t: Double(k) * 0.1)
             lines += client.readLines()
         }
-        #expect(lines == [error(.tooLong), #"{"type":"answer","id":"fits","gesture":null,"replaced":true,"t":0.800}"#])
+        #expect(lines == [errorLine(.tooLong), #"{"type":"answer","id":"fits","gesture":null,"replaced":true,"t":0.800}"#])
         server.answer(gesture: "nod", t: 2)
         #expect(client.readLines() == [#"{"type":"answer","id":"next","gesture":"nod","t":2.000}"#])
         #expect(server.totals.requests == 3 && server.totals.errors == 1)
@@ -369,12 +355,12 @@ struct RequestScannerTests {
         defer { server.stop(); client.close() }
         say(client, String(repeating: "{oops}\n", count: 10))
         server.poll(t: 1)
-        #expect(client.readLines() == [error(.malformed)])
+        #expect(client.readLines() == [errorLine(.malformed)])
         #expect(server.totals.requests == 10 && server.totals.errors == 1 && server.totals.errorsSuppressed == 9)
         // The next tick may have its own error line; the bucket is empty for a while.
         say(client, "{\"type\":\"ask\",\"id\":\"q\"}\n")
         server.poll(t: 1.01)
-        #expect(client.readLines() == [error(.tooMany)])
+        #expect(client.readLines() == [errorLine(.tooMany)])
         #expect(!server.questionPending)
         say(client, "{\"type\":\"ask\",\"id\":\"q\"}\n")
         server.poll(t: 1.3)  // 1.5 tokens back
@@ -412,7 +398,7 @@ struct RequestScannerTests {
         server.poll(t: 1)  // reads the ask and the start of the next line
         #expect(client.readLines() == [])
         server.poll(t: 1.5)  // end of input: the unfinished line is refused
-        #expect(client.readLines() == [error(.unterminated)])
+        #expect(client.readLines() == [errorLine(.unterminated)])
         server.poll(t: 2)
         #expect(client.readLines() == [#"{"type":"answer","id":"w","gesture":null,"t":2.000}"#])
         #expect(server.clientCount == 1)

@@ -68,19 +68,6 @@ struct SubscribeScannerTests {
         return (server, a, b)
     }
 
-    func say(_ client: Client, _ text: String) {
-        var bytes = Array(text.utf8)
-        let n = send(client.fd, &bytes, bytes.count, Int32(MSG_NOSIGNAL))
-        #expect(n == bytes.count)
-    }
-
-    func error(_ why: RequestRefusal) -> String {
-        let line = LineBuffer(capacity: 256)
-        line.literal("{\"type\":\"error\",\"message\":")
-        line.string(why.message)
-        line.literal("}")
-        return line.text
-    }
 
     /// A state line carrying its loop time, as the stream would send it.
     func state(_ t: Double) -> LineBuffer {
@@ -250,7 +237,7 @@ struct SubscribeScannerTests {
             server.poll(t: t)
             server.broadcast(state(t), kind: .state, t: t)
             server.broadcast(StreamServerTests.line("{\"type\":\"calibration\"}\n"), kind: .calibration, t: t)
-            #expect(client.readLines() == [error(why)], "\(text)")
+            #expect(client.readLines() == [errorLine(why)], "\(text)")
             #expect(server.totals.errors == i + 1)
         }
         #expect(server.totals.requests == bad.count + 1)
@@ -285,7 +272,7 @@ struct SubscribeScannerTests {
         server.poll(t: 1)
         let lines = client.readLines()
         #expect(lines.filter { $0 == #"{"type":"subscribed","state_hz":1,"calibration":true}"# }.count == 5)
-        #expect(lines.last == error(.tooMany) && lines.count == 6)
+        #expect(lines.last == errorLine(.tooMany) && lines.count == 6)
     }
 
     // MARK: The event stream
@@ -345,7 +332,7 @@ struct SubscribeScannerTests {
         _ = client.readLines()
         say(client, "{\"type\":\"subscribe\",\"state_hz\":31}\n")
         stream.server.poll(t: 0.5)
-        #expect(client.readLines() == [error(.stateHzTooHigh)])
+        #expect(client.readLines() == [errorLine(.stateHzTooHigh)])
         say(client, "{\"type\":\"subscribe\",\"state_hz\":30,\"calibration\":false}\n")
         let pipeline = Pipeline()
         var lines: [String] = []
