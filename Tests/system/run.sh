@@ -112,7 +112,9 @@ mkdir -p "$SYSTEM_CACHE" "$CACHE"
 . "$SYSTEM_DIR/checks.sh"
 
 if [ "$KARCH" = arm64 ]; then
-    ensure_packages qemu-system-arm qemu-user-static arch-test gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+    # ipxe-qemu holds the virtio-net option ROM (efi-virtio.rom) the guest's network card needs: qemu-system-arm
+    # only recommends it, and without it qemu exits at once. It came along only when the x86_64 suites had run first.
+    ensure_packages qemu-system-arm ipxe-qemu qemu-user-static arch-test gcc-aarch64-linux-gnu libc6-dev-arm64-cross
     GUEST_CC=aarch64-linux-gnu-gcc
 else
     ensure_packages qemu-system-x86
