@@ -159,8 +159,8 @@ struct ReplayCommand: Command {
         var explained = ExplainedCandidates()
         var unsaved: Calibration? = nil
         // With a stream, a client's pending question puts the detector in answer mode, as in `run`.
-        let questionPending: (() -> Bool)? = ask ? nil : stream.map { s in { s.questionPending } }
-        Replay.run(trace, settings: settings, listening: ask, questionPending: questionPending) { event, pipeline in
+        let questionPending: () -> Bool = ask ? { true } : stream.map { s in { s.questionPending } } ?? { false }
+        Replay.run(trace, settings: settings, questionPending: questionPending) { event, pipeline in
             guard failure == nil else { return }
             do {
                 switch event {

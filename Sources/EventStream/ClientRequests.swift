@@ -17,7 +17,7 @@ final class ClientRequests {
         case tooLong
     }
 
-    /// The line so far, and room for its newline: 1025 bytes.
+    /// The line so far, without its newline.
     private let line: UnsafeMutablePointer<UInt8>
     private var lineCount = 0
     /// Skipping the rest of a line that was too long.
@@ -46,7 +46,7 @@ final class ClientRequests {
     private var nextState = -Double.infinity
 
     init() {
-        line = .allocate(capacity: ClientRequests.maxLineBytes + 1)
+        line = .allocate(capacity: ClientRequests.maxLineBytes)
         id = .allocate(capacity: RequestScanner.maxIdBytes)
     }
 
@@ -99,7 +99,6 @@ final class ClientRequests {
             i += 1
             if b == UInt8(ascii: "\n") {
                 if discarding { discarding = false; continue }
-                line[lineCount] = b
                 let n = lineCount
                 lineCount = 0
                 return .line(UnsafeBufferPointer(start: line, count: n))

@@ -73,22 +73,16 @@ enum RequestScanner {
                 s.skipWhitespace()
                 if s.peekIsNesting { return .refused(.nested) }
                 guard let value = s.value() else { return .refused(.malformed) }
-                if key.isString("type", in: line) {
-                    if type != nil { return .refused(.duplicateKey) }
-                    type = value
-                } else if key.isString("id", in: line) {
-                    if id != nil { return .refused(.duplicateKey) }
-                    id = value
-                } else if key.isString("timeout_s", in: line) {
-                    if timeout != nil { return .refused(.duplicateKey) }
-                    timeout = value
-                } else if key.isString("state_hz", in: line) {
-                    if stateHz != nil { return .refused(.duplicateKey) }
-                    stateHz = value
-                } else if key.isString("calibration", in: line) {
-                    if calibration != nil { return .refused(.duplicateKey) }
-                    calibration = value
+                // A known key keeps its value; a second of the same key refuses the line; other keys are skipped.
+                func keep(_ name: StaticString, _ field: inout Field?) -> Bool? {
+                    guard key.isString(name, in: line) else { return nil }
+                    guard field == nil else { return false }
+                    field = value
+                    return true
                 }
+                let kept = keep("type", &type) ?? keep("id", &id) ?? keep("timeout_s", &timeout)
+                    ?? keep("state_hz", &stateHz) ?? keep("calibration", &calibration)
+                if kept == false { return .refused(.duplicateKey) }
                 s.skipWhitespace()
                 if s.take(UInt8(ascii: ",")) { s.skipWhitespace(); continue }
                 if s.take(UInt8(ascii: "}")) { break }

@@ -187,12 +187,6 @@ public final class StreamServer {
         }
     }
 
-    /// The line kinds before subscriptions, for callers that only tell droppable from must-arrive: a droppable
-    /// line is a state line (rate-limited per client), any other must arrive.
-    public func broadcast(_ line: LineBuffer, droppable: Bool, t: Double) {
-        broadcast(line, kind: droppable ? .state : .mustArrive, t: t)
-    }
-
     /// Closes every client and the listener, and removes the socket file (clean exit).
     public func stop() {
         for slot in slots where slot.fd >= 0 {

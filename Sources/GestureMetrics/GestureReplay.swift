@@ -9,7 +9,7 @@ public enum GestureReplay {
     public static func detections<R>(in trace: Trace, settings: TrackingPipeline<R>.Settings,
                                      listening: Bool = false) -> [GestureDetection] {
         var out: [GestureDetection] = []
-        Replay.run(trace, settings: settings, listening: listening) { event, pipeline in
+        Replay.run(trace, settings: settings, questionPending: { listening }) { event, pipeline in
             if case let .gesture(t, e) = event {
                 let d = pipeline.lastDetection
                 var found = GestureDetection(t: t, event: e)

@@ -146,9 +146,7 @@ public struct GestureDetector: GestureRecognizer {
         guard gyro.isFinite, t.isFinite, attitude.isFinite, accel?.isFinite ?? true else { return nil }
         guard lastTime.isFinite, t >= lastTime else {
             // First sample, or time went backwards (a new recording): start afresh from this sample.
-            let wasListening = listening
-            self = GestureDetector(settings: settings, headAxesKnown: headAxesKnown)
-            listening = wasListening
+            reset()
             smoothedGyro = gyro
             previousRate = gyro   // no angular acceleration is known yet, and none is made up from zero
             previousYawRate = gyro.dot(GestureDetector.headUp(attitude))
@@ -324,8 +322,8 @@ public struct GestureDetector: GestureRecognizer {
         }
         if !v.check(.pause, c.pause, settings.maxTurnPause) && !all { return false }
         if c.swings == 2 {
-            if !v.check(.widestSwing, c.largestAngle, settings.maxTwoSwingAngle) && !all { return false }
-            if !v.check(.smallestSwing, c.largestAngle, settings.minTwoSwingAngle, atMost: false) && !all { return false }
+            if !v.check(.swingNotTooWide, c.largestAngle, settings.maxTwoSwingAngle) && !all { return false }
+            if !v.check(.swingBigEnough, c.largestAngle, settings.minTwoSwingAngle, atMost: false) && !all { return false }
             // Positive rotation about the left axis tips the nose (x forward) down: the first swing's pitch must
             // be above zero.
             if isNod && headAxesKnown && !c.originUnseen

@@ -3,7 +3,7 @@ import Geometry
 /// The run rules a candidate nod or shake is judged by (see `GestureDetector.Settings` for each rule's reason),
 /// by the names `replay --explain` prints.
 public enum GestureRule: Int, CaseIterable, Sendable {
-    case leadIn, carried, farPause, carriedSideways, turnPivot, excursion, pause, smallestSwing, widestSwing,
+    case leadIn, carried, farPause, carriedSideways, turnPivot, excursion, pause, swingBigEnough, swingNotTooWide,
          noseDown, cooldown
 
     public var name: String {
@@ -15,8 +15,7 @@ public enum GestureRule: Int, CaseIterable, Sendable {
         case .turnPivot: return "turn pivot"
         case .excursion: return "excursion"
         case .pause: return "reversal hold"
-        case .smallestSwing: return "smallest swing"
-        case .widestSwing: return "widest swing"
+        case .swingBigEnough, .swingNotTooWide: return "widest swing"
         case .noseDown: return "nose-down start"
         case .cooldown: return "cooldown"
         }
@@ -28,7 +27,7 @@ public enum GestureRule: Int, CaseIterable, Sendable {
         case .leadIn, .farPause, .pause, .cooldown: return ("s", 1)
         case .carried, .carriedSideways: return ("m/s²", 1)
         case .turnPivot: return ("m", 1)
-        case .excursion, .smallestSwing, .widestSwing, .noseDown: return ("°", Units.degreesPerRadian)
+        case .excursion, .swingBigEnough, .swingNotTooWide, .noseDown: return ("°", Units.degreesPerRadian)
         }
     }
 }

@@ -56,13 +56,13 @@ enum StreamInputFuzz {
             gesture.literal("{\"type\":\"gesture\",\"gesture\":\"nod\",\"n\":")
             gesture.integer(Int64(sentGestures))
             gesture.literal("}\n")
-            server.broadcast(gesture, droppable: false, t: t)
+            server.broadcast(gesture, kind: .mustArrive, t: t)
             sentGestures += 1
             state.reset()
             state.literal("{\"type\":\"state\",\"t\":")
             state.fixed(t, 3)
             state.literal("}\n")
-            server.broadcast(state, droppable: true, t: t)
+            server.broadcast(state, kind: .state, t: t)
             drain(reader, into: &received, scratch: &scratch)
         }
         server.poll(t: t + 1)

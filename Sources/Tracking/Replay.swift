@@ -18,14 +18,15 @@ public enum Replay {
     /// drawn into the plot. One second is far longer than any real dropout at the supported rates (≥ 10 Hz).
     public static let maxGap = 1.0
 
-    /// `listening`: replay as if a question were pending throughout (`replay --ask`): each gesture answers it
-    /// and another is pending at once. `questionPending`, asked after each display tick's observer (as the loop
-    /// does), sets it from a stream's clients instead (`replay --stream`).
+    /// `questionPending` puts the pipeline in answer mode while it says a question is pending, asked at the
+    /// start and after each display tick's observer, as the loop asks its stream: a stream's clients
+    /// (`replay --stream`), or `{ true }` for a question pending throughout (`replay --ask`: each gesture
+    /// answers it and another is pending at once).
     public static func run<R>(_ trace: Trace, settings: TrackingPipeline<R>.Settings, displayHz: Double = 60,
-                              listening: Bool = false, questionPending: (() -> Bool)? = nil,
+                              questionPending: () -> Bool = { false },
                               observer: (ReplayEvent, TrackingPipeline<R>) -> Void) {
         var pipeline = TrackingPipeline<R>(settings: settings)
-        pipeline.listening = listening
+        pipeline.listening = questionPending()
         var window = trace.records.first?.window
         // The config allows 10...240 Hz; a zero or negative rate would tick forever.
         let displayPeriod = 1 / Swift.max(displayHz, 1)
@@ -52,7 +53,7 @@ public enum Replay {
             while r.t >= nextDisplay {
                 let leds = pipeline.displayTick(t: nextDisplay, dt: displayPeriod, fault: false)
                 observer(.display(t: nextDisplay, leds: leds), pipeline)
-                if let questionPending { pipeline.listening = questionPending() }
+                pipeline.listening = questionPending()
                 tick += 1
                 nextDisplay = origin + Double(tick) * displayPeriod
             }

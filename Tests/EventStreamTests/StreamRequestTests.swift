@@ -227,7 +227,7 @@ struct RequestScannerTests {
         say(asker, "{\"type\":\"ask\",\"id\":\"mine\"}\n")
         server.poll(t: 1)
         server.answer(gesture: "nod", t: 1.2)
-        server.broadcast(StreamServerTests.line("{\"type\":\"gesture\"}\n"), droppable: false, t: 1.3)
+        server.broadcast(StreamServerTests.line("{\"type\":\"gesture\"}\n"), kind: .mustArrive, t: 1.3)
         #expect(asker.readLines() == [#"{"type":"answer","id":"mine","gesture":"nod","t":1.200}"#, #"{"type":"gesture"}"#])
         #expect(other.readLines() == [#"{"type":"gesture"}"#])
     }
@@ -378,10 +378,10 @@ struct RequestScannerTests {
         for k in 1...5 { server.poll(t: Double(k)) }
         #expect(server.clientCount == 1)
         #expect(server.questionPending)
-        server.broadcast(StreamServerTests.line("{\"type\":\"gesture\",\"gesture\":\"nod\"}\n"), droppable: false, t: 5.5)
+        server.broadcast(StreamServerTests.line("{\"type\":\"gesture\",\"gesture\":\"nod\"}\n"), kind: .mustArrive, t: 5.5)
         server.answer(gesture: "nod", t: 5.5)
         server.poll(t: 6)
-        server.broadcast(StreamServerTests.line("{\"type\":\"state\"}\n"), droppable: true, t: 6.5)
+        server.broadcast(StreamServerTests.line("{\"type\":\"state\"}\n"), kind: .state, t: 6.5)
         #expect(client.readLines() == [#"{"type":"gesture","gesture":"nod"}"#, #"{"type":"answer","id":"last","gesture":"nod","t":5.500}"#,
                                        #"{"type":"state"}"#])
         #expect(server.clientCount == 1)

@@ -76,8 +76,8 @@ struct StreamServerTests {
             state.literal("{\"type\":\"state\",\"i\":")
             state.integer(Int64(i))
             state.literal(",\"pad\":\"................................................................\"}\n")
-            server.broadcast(state, droppable: true, t: Double(i) / 60)
-            if i == 1000 { server.broadcast(gesture, droppable: false, t: Double(i) / 60) }
+            server.broadcast(state, kind: .state, t: Double(i) / 60)
+            if i == 1000 { server.broadcast(gesture, kind: .mustArrive, t: Double(i) / 60) }
         }
         #expect(server.totals.droppedStateLines > 0)
         #expect(server.clientCount == 1)  // stalled for 33 s of loop time but never polled: still there
@@ -89,7 +89,7 @@ struct StreamServerTests {
             server.poll(t: Double(sent + k) / 60)
             state.reset()
             state.literal("{\"type\":\"state\",\"i\":-1}\n")
-            server.broadcast(state, droppable: true, t: Double(sent + k) / 60)
+            server.broadcast(state, kind: .state, t: Double(sent + k) / 60)
         }
         lines += client.readLines()
         var states = 0, dropped = 0, gestures = 0
@@ -124,7 +124,7 @@ struct StreamServerTests {
         let gesture = Self.line("{\"type\":\"gesture\",\"gesture\":\"shake\",\"pad\":\"..............................................\"}\n")
         var received = 0
         for i in 0..<400 {
-            server.broadcast(gesture, droppable: false, t: Double(i) * 0.01)
+            server.broadcast(gesture, kind: .mustArrive, t: Double(i) * 0.01)
             received += reader.readLines().count
         }
         received += reader.readLines().count
@@ -145,7 +145,7 @@ struct StreamServerTests {
         server.poll(t: 0)
         let state = Self.line("{\"type\":\"state\",\"pad\":\"..........................................................................\"}\n")
         for i in 0..<600 {  // 10 s at 60 Hz, never read
-            server.broadcast(state, droppable: true, t: Double(i) / 60)
+            server.broadcast(state, kind: .state, t: Double(i) / 60)
             server.poll(t: Double(i) / 60)
         }
         #expect(server.clientCount == 0)

@@ -162,19 +162,6 @@ struct SubscribeScannerTests {
         #expect(try types(on.readLines()) == ["calibration", "state", "calibration", "gesture"])
     }
 
-    /// The compatible overload: droppable is a state line (rate-limited), otherwise it must arrive.
-    @Test func droppableBroadcastsAreStateLines() throws {
-        let (server, quiet, other) = try open("overload")
-        defer { server.stop(); quiet.close(); other.close() }
-        say(quiet, "{\"type\":\"subscribe\",\"state_hz\":0,\"calibration\":false}\n")
-        server.poll(t: 0.5)
-        _ = quiet.readLines()
-        server.broadcast(state(1), droppable: true, t: 1)
-        server.broadcast(StreamServerTests.line("{\"type\":\"gesture\"}\n"), droppable: false, t: 1)
-        #expect(quiet.readLines() == [#"{"type":"gesture"}"#])
-        #expect(try types(other.readLines()) == ["state", "gesture"])
-    }
-
     @Test func aSecondSubscribeReplacesTheFirstWholesale() throws {
         let (server, client, other) = try open("replace")
         defer { server.stop(); client.close(); other.close() }

@@ -47,11 +47,11 @@ import Testing
         let v = try #require(r.verdicts.last)
         #expect(v.accepted && v.event == .nod && v.swings == 2)
         #expect(abs(v.start - 1) < 0.05, "the run began with the down swing at 1 s: \(v.start)")
-        for rule in [GestureRule.leadIn, .farPause, .pause, .smallestSwing, .widestSwing, .noseDown] {
+        for rule in [GestureRule.leadIn, .farPause, .pause, .swingBigEnough, .swingNotTooWide, .noseDown] {
             #expect(v.passed(rule), "\(rule.name): \(v.value(rule)) against \(v.limit(rule))")
         }
         // The swing measured between its threshold crossings is a little under the 12° turned.
-        #expect(v.value(.smallestSwing) * Units.degreesPerRadian > 10 && v.value(.smallestSwing) * Units.degreesPerRadian <= 12)
+        #expect(v.value(.swingBigEnough) * Units.degreesPerRadian > 10 && v.value(.swingBigEnough) * Units.degreesPerRadian <= 12)
         #expect(v.text.contains("taken"))
     }
 
