@@ -188,8 +188,9 @@ else result FAIL north-off-at-35deg "turned on to 35 deg in $TURN_S s: line $NOR
 turn 35 0; wait_line $NORTH 1 5
 
 # ---------------------------------------------------------------- (c) a nod written into the gyro registers
-# Two half-waves about the pitch axis, 90 deg/s for 0.1 s plus i2cset's latency each (a swing may last at most
-# 0.7 s), then still: one nod, no shake.
+# Four half-waves about the pitch axis (two cycles: with no app's question pending, a nod must be deliberate,
+# see docs/gestures.md), 90 deg/s for 0.1 s plus i2cset's latency each (a swing may last at most 0.7 s), then
+# still: one nod, no shake.
 watch_lines 600 $NOD $SHAKE
 quiet_nod=$W_17_high quiet_shake=$W_27_high
 # An app on the event stream sees the same nod (hil-tool listen: a client of the Unix socket).
@@ -199,6 +200,8 @@ LISTEN_PID=$!
 sleep 0.3
 watch_start 4000 $NOD $SHAKE
 tn0=$(uptime_s)
+set_pitch_rate 90; sleep 0.1
+set_pitch_rate -90; sleep 0.1
 set_pitch_rate 90; sleep 0.1
 set_pitch_rate -90; sleep 0.1
 set_pitch_rate 0
