@@ -35,7 +35,7 @@ public struct BenchTrace: Sendable {
         let n = Int(seconds * rateHz)
         records.reserveCapacity(n)
         for i in 0..<n {
-            // Loop the ~20 s story so the whole trace has motion in it.
+            // Loop the ~24 s story so the whole trace has motion in it.
             let t = Double(i) / rateHz
             let u = t.truncatingRemainder(dividingBy: script.duration)
             let state = script.state(at: u)

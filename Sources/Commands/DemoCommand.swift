@@ -8,7 +8,7 @@ import Simulation
 /// `headtrack demo`: the whole pipeline on the simulated board, through a scripted story.
 struct DemoCommand: Command {
     static let name = "demo"
-    static let summary = "run the full pipeline on a simulated board through a ~20 s scripted story"
+    static let summary = "run the full pipeline on a simulated board through a ~24 s scripted story"
     static let extraExitStatuses: [(status: Int32, meaning: String)] = [
         (1, "failed (the plot or the stream could not be written), or a scripted gesture was missed, invented or reported twice"),
     ]
@@ -16,7 +16,8 @@ struct DemoCommand: Command {
         usage: headtrack demo [--speed N] [--plot OUT.svg] [--socket PATH]
 
         Runs the real driver, fusion, gesture detector, heading smoother and LED logic against a simulated
-        MPU-9250 + AK8963 on a simulated I²C bus. The story: look around, face north, nod, shake, turn around.
+        MPU-9250 + AK8963 on a simulated I²C bus. The story: look around, face north, nod (two cycles), shake
+        (two cycles), an app asks a question and a single nod answers it, turn around.
         In a terminal it shows a live LED row, heading, pitch and roll; otherwise it prints plain lines.
         At the end it lists which scripted gestures were detected, and exits 1 if one was missed, invented
         or reported twice (one gesture, one LED flash).
@@ -52,6 +53,14 @@ struct DemoCommand: Command {
             + (demo.speed.map { " at \(fixed($0, 1))× real time" } ?? " as fast as possible"))
         var lastEvent = ""
         var lastPrinted = -1.0
+        demo.onQuestion = { _, t in
+            if !live { Console.out("t=\(fixed(t, 2))s an app asks a yes/no question (a single nod or shake answers it)") }
+            else { lastEvent = "an app asks: nod or shake once to answer" }
+        }
+        demo.onAnswer = { a, t in
+            let said = a.gesture.map { "\($0.rawValue) (\($0 == .nod ? "yes" : "no"))" } ?? "none (timed out)"
+            if !live { Console.out("t=\(fixed(t, 2))s the app's answer: \(said)") }
+        }
         var recorder = PlotRecorder()
         var view = InPlaceLines()
         let result = try demo.run(observer: { event, pipeline in

@@ -16,6 +16,8 @@ public struct SimulatedRun {
         public var reinitializations = 0
         public var check: ScriptedGestureCheck
         public var board: SimulatedBoard
+        /// The script's questions as its app saw them answered (`MotionScript.ask`).
+        public var answers: [ScriptedApp.Answer] = []
     }
 
     public var script: MotionScript
@@ -30,8 +32,13 @@ public struct SimulatedRun {
     public var loopDuration: Double? = nil
     /// End on SIGINT/SIGTERM too (`record --simulated`); off for the demo and in tests.
     public var stopSignals = false
-    /// Whether a client has a question pending (the demo's event stream), as `TrackerLoop.questionPending`.
+    /// Whether a client has a question pending (the demo's event stream), as `TrackerLoop.questionPending`;
+    /// the script's own questions (`MotionScript.ask`) are pending as well.
     public var questionPending: () -> Bool = { false }
+    /// Called when the script's app asks a question and when it gets its answer, after the observer saw that
+    /// tick or gesture; `t` is loop time, as the observer's events carry it (s).
+    public var onQuestion: (_ asked: MotionScript.ScriptedQuestion, _ t: Double) -> Void = { _, _ in }
+    public var onAnswer: (_ answer: ScriptedApp.Answer, _ t: Double) -> Void = { _, _ in }
 
     public init(script: MotionScript = .demoStory, config: Config = Config()) {
         self.script = script
@@ -47,21 +54,34 @@ public struct SimulatedRun {
         // The same session `run` sets up on real hardware.
         var session = try TrackerSession(bus: board.bus, lines: board.leds, clock: board.clock, config: config)
         try session.start()
-        session.loop.questionPending = questionPending
+        let app = ScriptedApp(script: script)
+        let clientAsks = questionPending
+        let clock = board.clock
+        session.loop.questionPending = { app.isPending(at: clock.seconds) || clientAsks() }
         var result = Result(check: ScriptedGestureCheck(script: script), board: board)
         let start = board.clock.seconds
+        var questionsAnnounced = 0
         session.run(duration: loopDuration ?? (script.duration + tail - start), stopSignals: stopSignals,
                     shouldStop: shouldStop) { event, pipeline in
+            observer(event, pipeline)
             switch event {
-            case let .gesture(t, e): result.detections.append((t + start, e))
+            case let .gesture(t, e):
+                result.detections.append((t + start, e))
+                if let answer = app.hear(e, at: t + start) { onAnswer(answer, t) }
+            case let .display(t, _):
+                while questionsAnnounced < app.questions.count && app.questions[questionsAnnounced].at <= t + start {
+                    onQuestion(app.questions[questionsAnnounced], t)
+                    questionsAnnounced += 1
+                }
             case .reinitialized: result.reinitializations += 1
             default: break
             }
-            observer(event, pipeline)
         }
         result.faults = session.loop.faults
         result.imuSamples = session.loop.imuSamples
         result.check.score(result.detections)
+        _ = app.isPending(at: board.clock.seconds)   // settles a question that timed out by the end
+        result.answers = app.answers
         return result
     }
 }

@@ -37,7 +37,15 @@ public struct MotionScript: Sendable {
         public var end: Double
     }
 
+    /// A question an app asks while the script runs: pending from `at` (s) until a nod or shake answers it or
+    /// `timeout` (s) passes, as an event-stream client's `ask` is. The simulated runs play the app.
+    public struct ScriptedQuestion: Sendable, Equatable {
+        public var at: Double
+        public var timeout: Double
+    }
+
     public private(set) var segments: [(start: Double, segment: Segment, fromHeading: Double, fromPitch: Double)] = []
+    public private(set) var questions: [ScriptedQuestion] = []
     public private(set) var duration: Double = 0
     public let initialHeading: Double
     private var heading: Double
@@ -58,6 +66,11 @@ public struct MotionScript: Sendable {
         case let .nod(c, _, f), let .shake(c, _, f): duration += Double(c) / f
         case let .walk(d, _): duration += d
         }
+    }
+
+    /// An app asks a question now (at the script's current end), to be answered within `timeout` s.
+    public mutating func ask(timeout: Double = 5) {
+        questions.append(ScriptedQuestion(at: duration, timeout: timeout))
     }
 
     public var gestures: [ScriptedGesture] {
@@ -122,7 +135,8 @@ public struct MotionScript: Sendable {
         return MotionState(attitude: qb, angularRate: rate, linearAcceleration: Vector3(0, 0, vertical))
     }
 
-    /// The ~20 s story `headtrack demo` plays: look around, face north, nod, shake, turn.
+    /// The ~24 s story `headtrack demo` plays: look around, face north, nod (twice), shake (twice), answer an
+    /// app's question with a single nod, turn around.
     public static var demoStory: MotionScript {
         var s = MotionScript(initialHeading: 90)
         s.append(.still(duration: 2))
@@ -133,6 +147,10 @@ public struct MotionScript: Sendable {
         s.append(.nod(cycles: 2, amplitude: 12, frequency: 2))
         s.append(.still(duration: 2))
         s.append(.shake(cycles: 2, amplitude: 15, frequency: 2))
+        s.append(.still(duration: 2))
+        s.ask()                                           // an app asks a yes/no question
+        s.append(.still(duration: 1))
+        s.append(.nod(cycles: 1, amplitude: 10, frequency: 2))   // one nod answers it
         s.append(.still(duration: 2))
         s.append(.turn(toHeading: 180, duration: 3))      // turn around
         s.append(.still(duration: 2))

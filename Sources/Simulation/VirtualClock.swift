@@ -1,6 +1,6 @@
 import Hardware
 
-/// Simulated time. `sleep(until:)` jumps straight to the deadline, so a 20 s story runs in milliseconds;
+/// Simulated time. `sleep(until:)` jumps straight to the deadline, so a 24 s story runs in milliseconds;
 /// with `speed` set, it also waits real time (deadline / speed) so a person can watch.
 /// A class because the simulated bus and GPIO read the same time the loop advances.
 public final class VirtualClock: MonotonicClock {

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Ask and answer end to end: `headtrack run --simulated --socket TMP` (the demo story: one nod at 9.5-10.5 s,
-one shake at 12.5-13.5 s) with real clients that send requests.
+one shake at 12.5-13.5 s, a single nod at 18.5-19 s that no client's ask is pending for by then, so it is no
+gesture) with real clients that send requests.
 
   asker    asks at once with a 60 s timeout: exactly one answer, "nod", at the loop's nod
   timeout  asks with a 0.5 s timeout: exactly one answer, null, about 0.5 s later (the story is still)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The event stream end to end: `headtrack run --simulated --socket TMP` with real clients on the socket.
 
-Clients in one run of the demo story (21.5 s of real time):
+Clients in one run of the demo story (25 s of real time):
   early   connects at once and reads everything
   never   connects at once and never reads a byte (must not slow the loop or cost anyone else a gesture)
   paused  connects at once, reads the hello, stops reading for 12 s, then reads on (must lose only state
@@ -71,7 +71,9 @@ check("socket-removed-at-exit", not os.path.exists(path))
 truth = loop_gestures(stdout)
 print("  loop reported gestures:", truth)
 kinds = [k for k, _ in truth]
-# The story (MotionScript.demoStory) has one nod (2 cycles, 9.5-10.5 s) then one shake (12.5-13.5 s).
+# The story (MotionScript.demoStory) has one nod (2 cycles, 9.5-10.5 s) then one shake (12.5-13.5 s); its single
+# nod at 18.5-19 s answers the demo's own scripted app, and `run --simulated` plays no app: no client here asks,
+# so it is no gesture (always-on takes two cycles).
 check("story-gestures-exactly", [k for k, _ in truth] == ["nod", "shake"], str(truth))
 windows = {"nod": (9.5, 10.5), "shake": (12.5, 13.5)}
 details_ok = bool(early)
@@ -93,7 +95,7 @@ def overruns_of(text):
     return int(m.group(1)) if m else -1
 
 overruns, baseline_overruns = overruns_of(stdout), overruns_of(baseline_out)
-periods = 21.5 * 200
+periods = 25.0 * 200
 # A machine so loaded that the twin loop without a stream missed more than 5 % of its IMU deadlines skips
 # display ticks itself, so 60 Hz of loop time is not the stream's to keep; the check that always holds is
 # that every display tick the loop ran gave the client a state line.

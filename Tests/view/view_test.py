@@ -3,7 +3,7 @@
 
     view_test.py HEADTRACK_BIN OUT_DIR
 
-One run of the demo story (`run --simulated --socket S`, 21.5 s: a nod at ~10 s, a shake at ~13 s, a turn to
+One run of the demo story (`run --simulated --socket S`, 25 s: a nod at ~10 s, a shake at ~13 s, a turn to
 the south at the end), `headtrack view --socket S --port 0`, and the test's own client on S at the same time,
 whose lines are the independent truth the page is compared with:
   - the page loads with no console errors and fetches nothing from another origin;
