@@ -29,8 +29,9 @@ public protocol GestureRecognizer: Sendable {
 /// A gesture is a run of alternating swings, not made by a head that moves more than a rotation about the neck
 /// explains (heel strikes, a boxer's dodges, slips and rolls; needs the accelerometer), a nod not inside an ongoing
 /// gait rhythm, a shake that reverses without a hold (a glance's head drifts on while the eyes hold the target) and
-/// stays within a shake's range of where the head rested (see `Settings` for the gesture model each rule comes
-/// from). A swing already under way when the detector starts counts, though how it began was not seen. It is reported once, during its completing swing as soon as that swing is past its
+/// stays within a shake's range of where the head rested (from two cycles on, of its oscillation's centre), and,
+/// for a single gesture, one that begins from a head not already swinging (see `Settings` for the gesture model
+/// each rule comes from). With a mount, the gesture axes are the head's own (`Settings.headAxesFromMount`). A swing already under way when the detector starts counts, though how it began was not seen. It is reported once, during its completing swing as soon as that swing is past its
 /// peak, with its start and the swings seen so far; the run then goes on silently until it stops.
 ///
 /// Pure and allocation-free: value types only, time comes in as an argument, thresholds are rates, angles
@@ -92,6 +93,31 @@ public struct GestureDetector: GestureRecognizer {
     private var turnFitWeight = 0.0
     /// Whether any accelerometer sample came in (without one the carriage rule cannot apply).
     private var hasAccel = false
+    /// The completing swing (its run's start and its number in the run) a carriage rule last refused, per
+    /// gesture axis: evidence that the body carried the head does not expire while that swing goes on, so a
+    /// later sample of the same swing is not judged again (the peak holds decay and the allowance grows with
+    /// the swing's angular acceleration, so the verdict could otherwise flip within a few samples).
+    private var nodCarriedSwing = CarriedSwing()
+    private var shakeCarriedSwing = CarriedSwing()
+    private struct CarriedSwing: Sendable {
+        var runStart = -Double.infinity
+        var swings = 0
+        /// The rule that refused it, with its value and limit then.
+        var rule = GestureRule.carried
+        var value = 0.0
+        var limit = 0.0
+        func isSame(_ c: Completion) -> Bool { c.runStart == runStart && c.swings == swings }
+    }
+
+    /// Checks a carriage rule, remembering a refusal for the rest of the completing swing.
+    @inline(__always)
+    private mutating func checkCarriage(_ rule: GestureRule, _ value: Double, _ limit: Double, _ c: Completion,
+                                        nod isNod: Bool, into v: inout GestureVerdict) -> Bool {
+        if v.check(rule, value, limit) { return true }
+        let refused = CarriedSwing(runStart: c.runStart, swings: c.swings, rule: rule, value: value, limit: limit)
+        if isNod { nodCarriedSwing = refused } else { shakeCarriedSwing = refused }
+        return false
+    }
 
     /// A flick waiting for its hold time, so that a nod or shake beginning with the same movement can claim it.
     private enum PendingFlick: Sendable {
@@ -164,11 +190,18 @@ public struct GestureDetector: GestureRecognizer {
 
         // Split the rate by gravity: the vertical part turns the head left/right, the rest tilts it.
         let up = GestureDetector.headUp(attitude)
-        let verticalRate = up * smoothedGyro.dot(up)
-        let horizontalRate = smoothedGyro - verticalRate
+        var verticalRate = up * smoothedGyro.dot(up)
+        var horizontalRate = smoothedGyro - verticalRate
         // With a mount, only pitch (about the head's left axis, made horizontal) is a nod.
         let left = horizontalLeft(up: up)
-        let nodRate = headAxesKnown ? left * horizontalRate.dot(left) : horizontalRate
+        var nodRate = headAxesKnown ? left * horizontalRate.dot(left) : horizontalRate
+        if headAxesKnown && settings.headAxesFromMount {
+            // The neck turns the head about the head's own axes, whatever its posture: a "no" made looking
+            // down turns about the head's up axis, which is then tilted from the vertical.
+            verticalRate = Vector3(0, 0, smoothedGyro.z)
+            horizontalRate = Vector3(smoothedGyro.x, smoothedGyro.y, 0)
+            nodRate = Vector3(0, smoothedGyro.y, 0)
+        }
         trackCarriage(accel: accel, up: up, dt: dt, alpha: alpha)
 
         let nodWave = nod.update(t: t, dt: dt, rate: nodRate, other: smoothedGyro - nodRate)
@@ -308,20 +341,35 @@ public struct GestureDetector: GestureRecognizer {
                 verdicts &+= 1
             }
         }
+        let stuck = isNod ? nodCarriedSwing : shakeCarriedSwing
+        let carriageDecided = settings.carriageRefusalHolds && stuck.isSame(c)
+        if carriageDecided {
+            // Refused by a carriage rule earlier in this same swing: that refusal stands.
+            v.check(stuck.rule, stuck.value, stuck.limit)
+            if !all { return false }
+        }
         if isNod {
             if !v.check(.leadIn, c.leadIn, settings.maxLeadIn) && !all { return false }
             let carried = carriage
-            if !v.check(.carried, carried.range, carried.allowed) && !all { return false }
+            if !carriageDecided && !checkCarriage(.carried, carried.range, carried.allowed, c, nod: true, into: &v)
+                && !all { return false }
             // A nod turns back at once at its far end; a look down at something holds there (see `maxTurnPause`).
             if !v.check(.farPause, c.farPause, settings.maxTurnPause) && !all { return false }
         } else {
             let carried = sidewaysCarriage
-            if !v.check(.carriedSideways, carried.range, carried.allowed) && !all { return false }
-            if !v.check(.turnPivot, turnPivot, settings.shakeLeverArm) && !all { return false }
-            if c.referenceKnown && !v.check(.excursion, c.excursion, settings.maxShakeExcursion) && !all { return false }
+            if !carriageDecided {
+                if !checkCarriage(.carriedSideways, carried.range, carried.allowed, c, nod: false, into: &v) && !all { return false }
+                if !checkCarriage(.turnPivot, turnPivot, settings.shakeLeverArm, c, nod: false, into: &v) && !all { return false }
+            }
+            if settings.shakeExcursionFromCentre && c.swings >= 4 {
+                // Two cycles give the oscillation its own centre: two reversals on each side of it.
+                if !v.check(.excursion, c.halfRange, settings.maxShakeExcursion) && !all { return false }
+            } else if c.referenceKnown && !v.check(.excursion, c.excursion, settings.maxShakeExcursion) && !all { return false }
         }
         if !v.check(.pause, c.pause, settings.maxTurnPause) && !all { return false }
         if c.swings == 2 {
+            if c.watchedBefore >= settings.maxTurnPause && settings.singleGestureFromRest
+                && !v.check(.restBefore, c.restBefore, settings.maxTurnPause, atMost: false) && !all { return false }
             if !v.check(.swingNotTooWide, c.largestAngle, settings.maxTwoSwingAngle) && !all { return false }
             if !v.check(.swingBigEnough, c.largestAngle, settings.minTwoSwingAngle, atMost: false) && !all { return false }
             // Positive rotation about the left axis tips the nose (x forward) down: the first swing's pitch must

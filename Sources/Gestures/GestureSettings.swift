@@ -130,7 +130,8 @@ extension GestureDetector {
         /// glance's out swing reaches 20–80° (Zangemeister & Stark 1982); the head's share of a gaze shift
         /// grows with its size beyond ~25° [Freedman & Sparks 1997], so wide glances are made by the head.
         /// Where the head rested is known only after a hold (`maxTurnPause`) in view: a window that opens
-        /// mid-shake has no such point, and the rule does not apply there.
+        /// mid-shake has no such point, and the rule does not apply there. From two cycles on it is measured
+        /// from the oscillation's own centre instead (`shakeExcursionFromCentre`).
         public var maxShakeExcursion = 45.5 * Units.radiansPerDegree
 
         /// The larger swing of a two-swing gesture must turn the head at least this far (rad): 5°. The
@@ -248,6 +249,37 @@ extension GestureDetector {
         /// Take single nods and shakes even when no question is pending (config `gestures.single: "always"`),
         /// at the cost in false gestures that docs/gestures.md measures on daily life.
         public var singleGesturesAlways = false
+
+        /// A single gesture (two swings, answer mode) begins from a head that was not already swinging: no
+        /// brisk swing (peak ≥ `swingRate`) for `maxTurnPause` before its first swing, the same hold that
+        /// marks where a head rested (`maxShakeExcursion`). A "yes" answers a question the wearer has just
+        /// heard, with the head poised; a head turning to and fro while it walks, fidgets or moves a chair
+        /// makes out-and-back swings that continue motion already going on. When the tracker had not watched
+        /// that long before the first swing (a recording or window that opens just before the answer), what
+        /// came before is unknown and the rule does not apply. Measured in docs/gestures.md.
+        public var singleGestureFromRest = true
+
+        /// With a mount, the gesture axes are the head's own: a shake turns about the head's up axis and a nod
+        /// about its left axis, whatever the posture, since the neck turns the head about head-fixed axes. A
+        /// "no" made looking down 30° turns about an axis 30° from the vertical; measured about gravity only
+        /// cos 30° of it counts and the rest looks like roll, which the dominance test refuses. Gravity still
+        /// splits the accelerometer for the carriage rules (the body's motion is in the world). Without a
+        /// mount the head's axes are unknown and gravity gives both.
+        public var headAxesFromMount = true
+
+        /// From two cycles on (four swings: two reversals on each side), a shake's excursion is measured from
+        /// its oscillation's own centre, as half the range between its reversals, instead of from where the
+        /// head rested: a shake made with the head already turned 50–90° (the head turns to someone, then
+        /// shakes) swings about that turned position. A single gesture has one reversal and no centre of its
+        /// own, so a look back over the shoulder and back (out and back, from rest) is still measured from
+        /// the rest.
+        public var shakeExcursionFromCentre = true
+
+        /// A completing swing refused by a carriage rule (`leverArm`, `shakeLeverArm`) stays refused while
+        /// it goes on: the body carried the head during that swing, and that does not change a few samples
+        /// later when the peak holds have decayed or the allowance has grown with the swing's own angular
+        /// acceleration (evidence with hysteresis, not a verdict that flickers sample to sample).
+        public var carriageRefusalHolds = true
 
         /// Minimum time between two reported gestures (s): 0.5 s. Each gesture is reported once anyway (its
         /// run must end before another can start); this keeps a nod's cross-talk from reporting a shake.

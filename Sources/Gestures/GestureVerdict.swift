@@ -3,12 +3,13 @@ import Geometry
 /// The run rules a candidate nod or shake is judged by (see `GestureDetector.Settings` for each rule's reason),
 /// by the names `replay --explain` prints.
 public enum GestureRule: Int, CaseIterable, Sendable {
-    case leadIn, carried, farPause, carriedSideways, turnPivot, excursion, pause, swingBigEnough, swingNotTooWide,
+    case leadIn, restBefore, carried, farPause, carriedSideways, turnPivot, excursion, pause, swingBigEnough, swingNotTooWide,
          noseDown, cooldown
 
     public var name: String {
         switch self {
         case .leadIn: return "lead-in"
+        case .restBefore: return "rest before"
         case .carried: return "carried"
         case .farPause: return "far-end hold"
         case .carriedSideways: return "carried sideways"
@@ -24,7 +25,7 @@ public enum GestureRule: Int, CaseIterable, Sendable {
     /// The unit values are printed in, and the factor from the SI value stored.
     var unit: (name: String, factor: Double) {
         switch self {
-        case .leadIn, .farPause, .pause, .cooldown: return ("s", 1)
+        case .leadIn, .restBefore, .farPause, .pause, .cooldown: return ("s", 1)
         case .carried, .carriedSideways: return ("m/s²", 1)
         case .turnPivot: return ("m", 1)
         case .excursion, .swingBigEnough, .swingNotTooWide, .noseDown: return ("°", Units.degreesPerRadian)

@@ -52,6 +52,14 @@ struct Completion: Sendable {
     var referenceKnown: Bool
     /// Farthest the head got from where the run's first swing began, along that swing's axis (rad).
     var excursion: Double
+    /// How long the head had turned slowly (no brisk swing) before the run's first swing began, and how long
+    /// the tracker had been watching by then (s): a hold shorter than the watch says the head was busy.
+    var restBefore: Double
+    var watchedBefore: Double
+    /// Half the range between the run's reversals (where each swing ended, this one so far included) along
+    /// its first swing's axis (rad): how far the head swings from the oscillation's own centre, wherever the
+    /// head was turned when it began.
+    var halfRange: Double
 }
 
 /// The settings a tracker uses per sample, copied out of `GestureDetector.Settings` once: the tracker keeps
@@ -150,6 +158,11 @@ struct HalfWaveTracker: Sendable {
     private var runAxis = Vector3.zero
     private var runPosition = 0.0
     private var runExcursion = 0.0
+    private var runRestBefore = 0.0
+    /// Highest and lowest reversal of the run along `runAxis` (rad).
+    private var runHighest = 0.0
+    private var runLowest = 0.0
+    private var runWatchedBefore = 0.0
 
     /// Forgets the alternating run (an unrelated movement intervened, or the pause was too long).
     mutating func endRun() {
@@ -275,13 +288,16 @@ struct HalfWaveTracker: Sendable {
               t - start <= limits.maxHalfWaveDuration, peak >= limits.dominance * otherChange,
               rotation.length >= limits.minSwingAngle, alternates(rotation.normalized, start: start)
         else { return nil }
-        let position = abs(runPosition + rotation.dot(runAxis))
+        let signedPosition = runPosition + rotation.dot(runAxis)
+        let position = abs(signedPosition)
         let pauseNow = reversalPause
         return Completion(swings: runLength + 1, runStart: runStart, leadIn: leadIn,
                           firstRotation: firstRotation, rotation: rotation, pause: Swift.min(minPause, pauseNow),
                           farPause: runLength % 2 == 1 ? Swift.max(maxFarPause, pauseNow) : maxFarPause, peak: peak,
                           largestAngle: Swift.max(largestAngle, rotation.length), originUnseen: runOriginUnseen,
-                          referenceKnown: runReferenceKnown, excursion: Swift.max(runExcursion, position))
+                          referenceKnown: runReferenceKnown, excursion: Swift.max(runExcursion, position),
+                          restBefore: runRestBefore, watchedBefore: runWatchedBefore,
+                          halfRange: (Swift.max(runHighest, signedPosition) - Swift.min(runLowest, signedPosition)) / 2)
     }
 
     /// A new oscillation begins at `t`: it may be a new gesture.
@@ -334,6 +350,8 @@ struct HalfWaveTracker: Sendable {
                 largestAngle = Swift.max(largestAngle, angle)
                 runPosition += rotation.dot(runAxis)
                 runExcursion = Swift.max(runExcursion, abs(runPosition))
+                runHighest = Swift.max(runHighest, runPosition)
+                runLowest = Swift.min(runLowest, runPosition)
             } else {
                 endRun()
                 runLength = 1
@@ -345,9 +363,13 @@ struct HalfWaveTracker: Sendable {
                 maxFarPause = 0
                 runOriginUnseen = beganUnseen
                 runReferenceKnown = !chainUnseen && heldBefore >= limits.referenceHold
+                runRestBefore = heldBefore
+                runWatchedBefore = start - startTime
                 runAxis = axis
                 runPosition = angle
                 runExcursion = angle
+                runHighest = angle
+                runLowest = angle
             }
             lastAxis = axis
             lastEnd = end

@@ -5,7 +5,7 @@ import Testing
 import Formats
 @testable import Commands
 
-/// `--plot` end to end: the demo's picture holds every series, its two scripted gestures as truth bouts, and
+/// `--plot` end to end: the demo's picture holds every series, its three scripted gestures as truth bouts, and
 /// a replay picks up the truth file beside its trace.
 @Suite struct PlotCommandTests: InProcessCommands {
     func temporary(_ name: String) -> String { "/tmp/headtrack-plot-test-\(getpid())-\(name)" }
@@ -20,7 +20,7 @@ import Formats
                    "gestures", "truth-bouts", "led-north", "led-status"] {
             #expect(svg.contains("id=\"\(id)\""), "no \(id) in the demo plot")
         }
-        #expect(svg.contains("2 truth bouts"))
+        #expect(svg.contains("3 truth bouts"))
     }
 
     @Test func replayPlotReadsTheTruthFileBesideTheTrace() throws {

@@ -47,15 +47,16 @@ import Testing
     @Test(.enabled(if: FileIO.exists(sharedGestures + "/st30_nod1.csv"), "needs ../shared (README: Shared recordings)"),
           arguments: ["st30_nod1", "st30_shake1"])
     func everyBoutOfTheLongRecordingsFound(name: String) throws {
-        // Answer mode (a question pending): every bout. Always-on (two cycles needed): st30_shake1 has two bouts
-        // in which the detector's swing segmentation keeps only two swings in a row (docs/gestures.md), so the
-        // floor there is 2 below the truth; no false gesture and no confusion in either mode.
+        // Answer mode (a question pending): every bout. Always-on (two cycles needed): st30_shake1 has a bout
+        // (10.97 s, a 7 Hz shake whose later swings fall to 1–3°) in which the detector keeps only two swings in
+        // a row (docs/gestures.md), so the floor there is 1 below the truth; no false gesture and no confusion
+        // in either mode.
         for listening in [true, false] {
             var e = GestureEvaluation(recognizer: RecognizerUnderTest(listening: listening))
             e.mount = try Mount(parsing: "-x,z,y")
             let r = try e.evaluate(tracePath: Self.sharedGestures + "/" + name + ".csv")
             let truth = try GestureTruth.read(path: Self.sharedGestures + "/" + name + ".truth.json")
-            let floor = listening ? truth.bouts.count : truth.bouts.count - 2
+            let floor = listening ? truth.bouts.count : truth.bouts.count - 1
             #expect(r.score.hits >= floor, "\(name), listening \(listening): \(r.score.hits) of \(truth.bouts.count) bouts")
             #expect(r.score.falseDetections == 0 && r.score.confusions == 0, "\(name): \(r.detections)")
         }
