@@ -61,6 +61,9 @@ public final class EventStream {
     private let displayPeriod: Double
     private var faults = FaultEpisode()
     private let calibration = BackgroundCalibrationFeed()
+    /// The head's yaw (radians about up, counter-clockwise seen from above: to the left) at the last
+    /// `recenter`; nil until a client asks for one, and state lines carry `yaw_deg` from then on.
+    private var yawZero: Double? = nil
     /// Send the background calibration's `calibration` lines (off while a guided calibration sends its own).
     public var sendsBackgroundCalibration = true
 
@@ -103,6 +106,7 @@ public final class EventStream {
     /// server passes it on only to the clients whose own subscribed rate has one due).
     public func display(t: Double, leds: UInt64, pipeline: Pipeline) {
         server.poll(t: t)
+        if server.takeRecenter() { recenter(t: t, pipeline: pipeline) }
         if faults.tick(t: t) {
             line.reset()
             line.literal("{\"type\":\"fault\",\"t\":")
@@ -130,6 +134,33 @@ public final class EventStream {
         server.broadcast(line, kind: .mustArrive, t: t)
     }
 
+    /// A client asked to recentre: where the head points now is yaw 0 for every client from this tick on
+    /// (the head has one yaw, and a state line is formatted once for all). Every client is told with a
+    /// `recentered` line, so an app that did not ask knows its zero moved. The yaw comes from the fused
+    /// attitude: tied to north when there is a trusted magnetometer, from the gyro (and its learned bias)
+    /// when there is none, so then it drifts slowly (docs/protocol.md gives how much).
+    func recenter(t: Double, pipeline: Pipeline) {
+        yawZero = EventStream.yaw(pipeline.attitude)
+        line.reset()
+        line.literal("{\"type\":\"recentered\",\"t\":")
+        line.fixed(t, 3)
+        line.literal("}\n")
+        server.broadcast(line, kind: .mustArrive, t: t)
+    }
+
+    /// The yaw of a head → ENU attitude: the angle of the head's forward axis, projected on the horizontal,
+    /// from east, counter-clockwise (so turning the head left increases it). The ZYX Euler yaw is exactly that.
+    static func yaw(_ q: Quaternion) -> Double { EulerAngles(q).yaw }
+
+    /// `a - zero` in degrees, wrapped to (-180, 180].
+    static func relativeYawDegrees(_ a: Double, zero: Double) -> Double {
+        var d = (a - zero) * Units.degreesPerRadian
+        d = d.truncatingRemainder(dividingBy: 360)
+        if d > 180 { d -= 360 }
+        if d <= -180 { d += 360 }
+        return d
+    }
+
     /// Clean exit: clients closed, socket file removed.
     public func stop() { server.stop() }
 
@@ -150,6 +181,10 @@ public final class EventStream {
         line.fixed(e.pitch * Units.degreesPerRadian, 2)
         line.literal(",\"roll_deg\":")
         line.fixed(e.roll * Units.degreesPerRadian, 2)
+        if let zero = yawZero {
+            line.literal(",\"yaw_deg\":")
+            line.fixed(EventStream.relativeYawDegrees(e.yaw, zero: zero), 2)
+        }
         line.literal(",\"quat\":[")
         line.fixed(q.w, 5); line.byte(UInt8(ascii: ","))
         line.fixed(q.x, 5); line.byte(UInt8(ascii: ","))
@@ -211,7 +246,7 @@ public final class EventStream {
         // `version` changes only when a client that knows protocol 1 would misread the stream. Adding keys
         // and messages, or the client→server request channel, keeps it at 1: old clients ignore keys they
         // do not know and send nothing, and new clients tell what a tracker takes by the keys it sends.
-        b.literal(",\"requests\":[\"ask\",\"subscribe\"]")
+        b.literal(",\"requests\":[\"ask\",\"subscribe\",\"recenter\"]")
         b.literal("}\n")
         return b
     }

@@ -408,7 +408,7 @@ struct RequestScannerTests {
         let hello = EventStream.helloLine(StreamHello(imu: "MPU-9250", magnetometer: "AK8963", rates: LoopRates(), stateHz: 60))
         #expect(!hello.overflowed)
         let v = try JSONParser.parse(hello.text)
-        #expect(v["requests"] == .array([.string("ask"), .string("subscribe")]))
+        #expect(v["requests"] == .array([.string("ask"), .string("subscribe"), .string("recenter")]))
         #expect(v["version"] == .number(1))
         #expect(EventStream.protocolVersion == 1)
     }

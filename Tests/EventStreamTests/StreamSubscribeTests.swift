@@ -276,11 +276,11 @@ struct SubscribeScannerTests {
         return (stream, a, b)
     }
 
-    @Test func theHelloListsAskAndSubscribe() throws {
+    @Test func theHelloListsAskSubscribeAndRecenter() throws {
         let (stream, a, b) = try openStream("hello", stateHz: 60)
         defer { stream.stop(); a.close(); b.close() }
         let hello = try JSONParser.parse(a.readLines().first ?? "")
-        #expect(hello["requests"] == .array([.string("ask"), .string("subscribe")]))
+        #expect(hello["requests"] == .array([.string("ask"), .string("subscribe"), .string("recenter")]))
         #expect(hello["version"] == .number(1))
         #expect(hello["rates"]?["state_hz"] == .number(60))
     }
