@@ -265,6 +265,9 @@ if os.path.exists(trace_src):
     check("replay-stream-gestures-match-summary", ok and len(want) >= 1 and with_details
           and same(got, [w for w in want if w[1] >= first_t], 0.0006),
           f"client {got} vs summary {want} (client from t={first_t})")
+    hello = replayed[0] if replayed else {}
+    check("replay-stream-hello-names-the-mount-given", hello.get("mount") == "-x,z,y" and hello.get("mount_source") == "option",
+          json.dumps(hello)[:300])
     states = [m["t"] for m in replayed if m["type"] == "state"]
     check("replay-stream-state-60-per-trace-second", len(states) > 1 and abs((len(states) - 1) / (states[-1] - states[0]) - 60) < 1,
           f"{len(states)} state lines over {states[-1] - states[0] if states else 0:.2f} s of trace time")
