@@ -10,7 +10,8 @@
     reconnect  a Tracker left connected when that run ends asks again: it reconnects to the next tracker on the
                same socket (a replay) and gets its nod
   replay st26_nod.csv --mount=-x,z,y --stream --wait-for-client: examples/yes_no.py answers "nod" (its ask
-    times out after 5 s of the tracker's time, so "nod" means within 5 s); the hello names the mount given
+    times out after 5 s of the tracker's time, so "nod" means within 5 s); the hello names the mount given;
+    the README's recipe app (its block after `<!-- recipe-app`) prints "nod", then yaw from within 1° of 0
   demo --socket TMP with its output on a pipe: real-time paced, so a client that connects gets both gestures
 Usage: client_test.py HEADTRACK_BIN PYTHON (the venv's python, with headtrack_client installed)
 """
@@ -127,6 +128,21 @@ if os.path.exists(trace):
     check("yes-no-app-answers-nod", app.returncode == 0 and app.stdout.strip() == "nod",
           f"rc={app.returncode} out={app.stdout.strip()!r} err={app.stderr.strip()[-200:]!r}")
 
+    # The README's recipe, as a newcomer copies it: its app block, against the same replay.
+    readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    block = readme.split("<!-- recipe-app", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    app_path = os.path.join(tmp, "yes_no.py")
+    with open(app_path, "w") as f:
+        f.write("\n".join(line[3:] for line in block.splitlines()) + "\n")
+    replay = subprocess.Popen([BIN, "replay", trace, "--mount=-x,z,y", "--stream", "--socket", path, "--wait-for-client"],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    app = subprocess.run([PYTHON, app_path, path], capture_output=True, text=True, timeout=60)
+    replay.kill()
+    replay.communicate()
+    lines = app.stdout.splitlines()
+    yaws = [float(l.split()[1]) for l in lines[1:] if l.startswith("yaw ")]
+    check("readme-recipe-answers-nod-then-yaw-from-0", app.returncode == 0 and lines[:1] == ["nod"] and len(yaws) == 10
+          and abs(yaws[0]) <= 1, f"rc={app.returncode} out={lines} err={app.stderr.strip()[-300:]!r}")
 else:
     reconnecting.close()
     print("SKIP replay-wait-for-client -- needs ../shared (README: Shared recordings)")
