@@ -64,7 +64,9 @@ public final class EventStream {
     /// The head's yaw (radians about up, counter-clockwise seen from above: to the left) at the last
     /// `recenter`; nil until a client asks for one, and state lines carry `yaw_deg` from then on.
     private var yawZero: Double? = nil
-    /// Send the background calibration's `calibration` lines (off while a guided calibration sends its own).
+    /// Send the background calibration's `calibration` lines: off while a guided calibration sends its own, and
+    /// from the start when the hello names no magnetometer (a trace without one): there is no iron to learn,
+    /// and a line a second saying "learning, turn your head about" would contradict the hello.
     public var sendsBackgroundCalibration = true
 
     public init(settings: Settings, hello: StreamHello) throws(StreamSocketError) {
@@ -74,6 +76,7 @@ public final class EventStream {
         stateHz = min(settings.stateHz, hello.rates.displayHz)
         statePeriod = stateHz > 0 ? 1 / stateHz : .infinity
         displayPeriod = 1 / hello.rates.displayHz
+        sendsBackgroundCalibration = hello.magnetometer != nil
         var h = hello
         h.stateHz = stateHz
         server = try StreamServer(path: settings.socketPath, settings: settings.server, hello: EventStream.helloLine(h),

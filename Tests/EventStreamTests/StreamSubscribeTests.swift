@@ -268,7 +268,7 @@ struct SubscribeScannerTests {
         var settings = EventStream.Settings()
         settings.socketPath = StreamServerTests.tempPath("sub-stream-" + name)
         settings.stateHz = stateHz
-        let stream = try EventStream(settings: settings, hello: StreamHello(imu: "test", magnetometer: nil, rates: LoopRates(),
+        let stream = try EventStream(settings: settings, hello: StreamHello(imu: "test", magnetometer: "AK8963", rates: LoopRates(),  // calibration lines need one
                                                                            stateHz: stateHz))
         let a = try Client(path: settings.socketPath)
         let b = try Client(path: settings.socketPath)
