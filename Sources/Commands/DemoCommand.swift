@@ -45,7 +45,7 @@ struct DemoCommand: Command {
         demo.speed = speed > 0 ? speed : nil
         let script = demo.script
         let stream = try StreamSetup.open(socket: socket, config: demo.config, byDefault: false,
-                                          hello: StreamHello(imu: "MPU-9250 (simulated)", magnetometer: "AK8963",
+                                          hello: StreamHello(imu: "MPU-9250", magnetometer: "AK8963",
                                                              rates: demo.config.rates, stateHz: demo.config.streamStateHz))
         defer { stream?.stop() }
         // A client's ask puts the demo's detector in answer mode, as `run --simulated --socket` does.

@@ -12,7 +12,8 @@
   replay st26_nod.csv --mount=-x,z,y --stream --wait-for-client: examples/yes_no.py answers "nod" (its ask
     times out after 5 s of the tracker's time, so "nod" means within 5 s); the hello names the mount given;
     the README's recipe app (its block after `<!-- recipe-app`) prints "nod", then yaw from within 1° of 0
-  demo --socket TMP with its output on a pipe: real-time paced, so a client that connects gets both gestures
+  demo --socket TMP with its output on a pipe: real-time paced, so a client that connects gets both gestures;
+    its hello names the IMU as run --simulated's does (the same simulated board)
 Usage: client_test.py HEADTRACK_BIN PYTHON (the venv's python, with headtrack_client installed)
 """
 import os, subprocess, sys, tempfile, threading
@@ -151,9 +152,13 @@ else:
 demo = subprocess.Popen([BIN, "demo", "--socket", path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 try:
     with Tracker(path, connect_timeout=20, reconnect=False) as t:
+        demo_hello = t.hello
         got = [g.gesture for g in t.gestures()]
 except TrackerError as e:
-    got = e
+    got, demo_hello = e, None
 out, _ = demo.communicate(timeout=120)
+run_hello = results["ask"][0] if isinstance(results.get("ask"), tuple) else None
+check("demo-names-the-imu-as-run-simulated-does", demo_hello is not None and run_hello is not None
+      and demo_hello.imu == run_hello.imu == "MPU-9250", f"demo {demo_hello and demo_hello.imu!r}, run {run_hello and run_hello.imu!r}")
 check("demo-socket-is-paced-for-apps", got == ["nod", "shake"] and demo.returncode == 0, f"{got!r}; {out.strip()[-200:]}")
 finish("client")
