@@ -198,7 +198,8 @@ struct ReplayCommand: Command {
                     if let g = pendingStreamGesture {
                         pendingStreamGesture = nil
                         let d = pipeline.streamDetails(of: g.event, at: g.t)
-                        stream?.gesture(g.event, t: g.t, start: d.start, count: d.count)
+                        stream?.gesture(g.event, t: g.t, start: d.start, count: d.count, bout: d.bout, peakRate: d.peakRate,
+                                        bouts: pipeline.bouts)
                     }
                     guard let file = attitude, pipeline.filter.isInitialized else { return }
                     let q = pipeline.sensorAttitude

@@ -64,6 +64,8 @@ public final class EventStream {
     /// The head's yaw (radians about up, counter-clockwise seen from above: to the left) at the last
     /// `recenter`; nil until a client asks for one, and state lines carry `yaw_deg` from then on.
     private var yawZero: Double? = nil
+    /// The pipeline's `bouts.ended` when the last `bout_end` line went out.
+    private var boutsEnded = 0
     /// Send the background calibration's `calibration` lines: off while a guided calibration sends its own, and
     /// from the start when the hello names no magnetometer (a trace without one): there is no iron to learn,
     /// and a line a second saying "learning, turn your head about" would contradict the hello.
@@ -88,8 +90,12 @@ public final class EventStream {
     /// Whether a client is waiting for the answer to an ask (the next nod or shake answers it).
     public var questionPending: Bool { server.questionPending }
 
-    /// A detected gesture: always sent (never dropped for a client that keeps reading).
-    public func gesture(_ e: GestureEvent, t: Double, start: Double? = nil, count: Int? = nil) {
+    /// A detected gesture: always sent (never dropped for a client that keeps reading). `bout` and `peakRate`
+    /// (rad/s, sent as °/s) as `Pipeline.streamDetails` gives them; `bouts`, when given, first sends the end of
+    /// a bout this gesture ended (a shake right after nodding), so the lines come in the order things happened.
+    public func gesture(_ e: GestureEvent, t: Double, start: Double? = nil, count: Int? = nil, bout: Int? = nil,
+                        peakRate: Double? = nil, bouts: GestureBouts? = nil) {
+        if let bouts { publishBoutEnd(bouts) }
         line.reset()
         line.literal("{\"type\":\"gesture\",\"gesture\":")
         line.string(e.streamName)
@@ -99,10 +105,33 @@ public final class EventStream {
         if let s = start { line.fixed(s, 3) } else { line.literal("null") }
         line.literal(",\"count\":")
         if let c = count { line.integer(Int64(c)) } else { line.literal("null") }
+        line.literal(",\"bout\":")
+        if let b = bout { line.integer(Int64(b)) } else { line.literal("null") }
+        line.literal(",\"peak_dps\":")
+        if let p = peakRate { line.fixed(p * Units.degreesPerRadian, 1) } else { line.literal("null") }
         line.literal("}\n")
         server.broadcast(line, kind: .mustArrive, t: t)
         // After the gesture line, so a client that asked sees the gesture before its answer.
-        if (e == .nod || e == .shake) && server.questionPending { server.answer(gesture: e.streamName, t: t) }
+        if (e == .nod || e == .shake) && server.questionPending { server.answer(gesture: e.streamName, t: t, bout: bout) }
+    }
+
+    /// A `bout_end` line for every client when the pipeline's bouts have ended one since the last call (at most
+    /// one can end between two calls: a new bout needs `GestureBouts.quietTime` to end).
+    func publishBoutEnd(_ bouts: GestureBouts) {
+        guard bouts.ended != boutsEnded else { return }
+        boutsEnded = bouts.ended
+        let b = bouts.lastEnded
+        line.reset()
+        line.literal("{\"type\":\"bout_end\",\"bout\":")
+        line.integer(Int64(b.id))
+        line.literal(",\"gesture\":")
+        line.string(b.kind.streamName)
+        line.literal(",\"t\":")
+        line.fixed(b.t, 3)
+        line.literal(",\"gestures\":")
+        line.integer(Int64(b.gestures))
+        line.literal("}\n")
+        server.broadcast(line, kind: .mustArrive, t: b.t)
     }
 
     /// A display tick: serve the socket, end a fault episode that is over, and send a state line when due (the
@@ -110,6 +139,7 @@ public final class EventStream {
     public func display(t: Double, leds: UInt64, pipeline: Pipeline) {
         server.poll(t: t)
         if server.takeRecenter() { recenter(t: t, pipeline: pipeline) }
+        publishBoutEnd(pipeline.bouts)
         if faults.tick(t: t) {
             line.reset()
             line.literal("{\"type\":\"fault\",\"t\":")

@@ -165,10 +165,10 @@ public final class StreamServer {
 
     /// A gesture was detected: every pending ask is answered with it (`"nod"`/`"shake"`), only to the client
     /// that asked, and cleared.
-    public func answer(gesture: StaticString, t: Double) {
+    public func answer(gesture: StaticString, t: Double, bout: Int? = nil) {
         guard pendingAsks > 0 else { return }
         for slot in slots where slot.fd >= 0 && slot.requests.pending {
-            answerPending(slot, gesture: gesture, replaced: false, t: t)
+            answerPending(slot, gesture: gesture, replaced: false, t: t, bout: bout)
             if slot.fd >= 0 { drain(slot, t: t) }
         }
     }
@@ -363,7 +363,7 @@ public final class StreamServer {
 
     /// Answers the slot's pending ask (`gesture` nil: `null`, when it ran out or was replaced) with a line that
     /// must arrive, to that client only, and clears it.
-    private func answerPending(_ slot: Slot, gesture: StaticString?, replaced: Bool, t: Double) {
+    private func answerPending(_ slot: Slot, gesture: StaticString?, replaced: Bool, t: Double, bout: Int? = nil) {
         guard slot.requests.pending else { return }
         slot.requests.clearPending()
         pendingAsks -= 1
@@ -373,6 +373,10 @@ public final class StreamServer {
         answerLine.literal("\",\"gesture\":")
         if let gesture { answerLine.string(gesture) } else { answerLine.literal("null") }
         if replaced { answerLine.literal(",\"replaced\":true") }
+        if let bout {
+            answerLine.literal(",\"bout\":")
+            answerLine.integer(Int64(bout))
+        }
         answerLine.literal(",\"t\":")
         answerLine.fixed(t, 3)
         answerLine.literal("}\n")

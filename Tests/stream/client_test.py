@@ -5,6 +5,7 @@
     ask        tracker.ask(timeout=30) returns "nod", the loop's first nod or shake
     gestures   tracker.gestures() yields the loop's gestures (its stdout is the truth), then ends with the stream
     quiet      subscribe(state_hz=0, calibration=False): no state line and no calibration line, only gestures
+    bouts      each gesture has a bout id and its peak rate; bout_end 0.5 s after the head stopped, before the next
     recenter   after recenter() the first state's yaw_deg is within 1° of 0; at the end, at rest, the yaw has
                turned as much as the compass heading, the other way (heading is clockwise, yaw to the left)
     reconnect  a Tracker left connected when that run ends asks again: it reconnects to the next tracker on the
@@ -27,7 +28,7 @@ from streamcheck import check, finish, loop_gestures
 
 # The installed client, not the checkout's: this script runs under the venv's python.
 import headtrack_client
-from headtrack_client import Gesture, State, Tracker, TrackerError
+from headtrack_client import BoutEnd, Gesture, State, Tracker, TrackerError
 check("client-installed-not-from-checkout", "site-packages" in headtrack_client.__file__, headtrack_client.__file__)
 
 tmp = tempfile.mkdtemp(prefix="headtrack-client-")
@@ -59,7 +60,7 @@ def listen():
 def quiet():
     with Tracker(path, connect_timeout=20, reconnect=False) as t:
         ack = t.subscribe(state_hz=0, calibration=False)
-        return ack, [m.type for m in t.messages()]
+        return ack, list(t.messages())
 
 
 def recenter():
@@ -87,7 +88,20 @@ check("gestures-are-the-loops", isinstance(r, list) and [k for k, _ in r] == [k 
       and all(abs(a[1] - b[1]) <= 0.0051 for a, b in zip(r, truth)), f"{r} vs {truth}")
 r = results.get("quiet")
 check("state-hz-0-gets-no-state-line", isinstance(r, tuple) and r[0].state_hz == 0 and r[0].calibration is False
-      and "state" not in r[1] and "calibration" not in r[1] and r[1].count("gesture") == 2, repr(r)[:300])
+      and not {m.type for m in r[1]} & {"state", "calibration"} and [m.type for m in r[1]].count("gesture") == 2,
+      repr(r)[:300])
+# Bouts: the story nods 9.5-10.5 s and shakes 12.5-13.5 s. Each gesture is a bout of its own, with its strength
+# (every swing of a nod or shake peaks at 26 °/s or more, GestureSettings.swingRate), and each bout ends 0.5 s
+# after the head stops (GestureBouts.quietTime), so within 0.8 s of the story's end of the movement.
+msgs = r[1] if isinstance(r, tuple) else []
+gs = [m for m in msgs if isinstance(m, Gesture)]
+ends = [m for m in msgs if isinstance(m, BoutEnd)]
+check("gestures-carry-bout-and-strength", [(g.gesture, g.bout) for g in gs] == [("nod", 1), ("shake", 2)]
+      and all(g.peak_dps is not None and 26 <= g.peak_dps <= 400 for g in gs), str([(g.gesture, g.bout, g.peak_dps) for g in gs]))
+check("bout-end-after-the-head-stops", [(e.bout, e.gesture, e.gestures) for e in ends] == [(1, "nod", 1), (2, "shake", 1)]
+      and 10.5 <= ends[0].t <= 10.5 + 0.8 and 13.5 <= ends[1].t <= 13.5 + 0.8
+      and [m.type for m in msgs if m.type in ("gesture", "bout_end")] == ["gesture", "bout_end", "gesture", "bout_end"],
+      str([(e.bout, e.gesture, e.t, e.gestures) for e in ends]))
 r = results.get("recenter")
 ok = isinstance(r, list) and len(r) > 100 and all(s.yaw_deg is not None for s in r)
 first = r[0] if ok else None

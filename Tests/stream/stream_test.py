@@ -156,9 +156,9 @@ check("paused-received-plus-dropped-equals-sent", abs(p_states + p_dropped - len
       f"{p_states} + {p_dropped} vs {len(states)} + {len(calibrations)} sent to the early client")
 order_ok = True
 for a, b in zip(paused, paused[1:]):
-    if a["type"] == "dropped" and b["type"] not in ("state", "calibration", "gesture", "fault"):
+    if a["type"] == "dropped" and b["type"] not in ("state", "calibration", "gesture", "bout_end", "fault"):
         order_ok = False
-check("paused-line-types-known", all(m["type"] in ("hello", "state", "calibration", "gesture", "dropped", "fault") for m in paused) and order_ok)
+check("paused-line-types-known", all(m["type"] in ("hello", "state", "calibration", "gesture", "bout_end", "dropped", "fault") for m in paused) and order_ok)
 
 late_first_state = next((m["t"] for m in late if m["type"] == "state"), None)
 late_truth = [g for g in truth if late_first_state is not None and g[1] >= late_first_state - 0.01]

@@ -54,6 +54,17 @@ class Gesture(Message):
     t: float = 0.0
     start: Optional[float] = None
     count: Optional[int] = None
+    bout: Optional[int] = None
+    peak_dps: Optional[float] = None
+
+
+@dataclass
+class BoutEnd(Message):
+    """The bout `bout` is over: the head has stopped nodding (or shaking) for 0.5 s, or made another gesture."""
+    bout: int = 0
+    gesture: str = ""
+    t: float = 0.0
+    gestures: int = 0
 
 
 @dataclass
@@ -63,6 +74,7 @@ class Answer(Message):
     gesture: Optional[str] = None
     t: float = 0.0
     replaced: bool = False
+    bout: Optional[int] = None
 
 
 @dataclass
@@ -95,7 +107,7 @@ class Error(Message):
     message: str = ""
 
 
-KINDS = {"hello": Hello, "state": State, "gesture": Gesture, "answer": Answer,
+KINDS = {"hello": Hello, "state": State, "gesture": Gesture, "bout_end": BoutEnd, "answer": Answer,
          "fault": Fault, "subscribed": Subscribed, "recentered": Recentered, "dropped": Dropped, "error": Error}
 
 
