@@ -271,6 +271,22 @@ if os.path.exists(trace_src):
     states = [m["t"] for m in replayed if m["type"] == "state"]
     check("replay-stream-state-60-per-trace-second", len(states) > 1 and abs((len(states) - 1) / (states[-1] - states[0]) - 60) < 1,
           f"{len(states)} state lines over {states[-1] - states[0] if states else 0:.2f} s of trace time")
+
+    # With --config and the mount `calibrate --mount` learned beside its calibration file, the hello names that.
+    config = os.path.join(tmp, "config.json")
+    with open(config, "w") as f:
+        json.dump({"calibrationFile": os.path.join(tmp, "calibration.json")}, f)
+    learned = subprocess.run([BIN, "calibrate", "--mount", "--simulated", "--worn=-x,z,y", "--config", config],
+                             capture_output=True, text=True, timeout=120)
+    proc = subprocess.Popen([BIN, "replay", trace, "--config", config, "--json", "--socket", path],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = ""
+    if wait_for_socket(path, proc):
+        first = connect(path).makefile("r", encoding="utf-8").readline()
+    proc.communicate(timeout=60)
+    hello = json.loads(first) if first else {}
+    check("replay-config-hello-names-the-learned-mount", learned.returncode == 0 and hello.get("mount") == "-x,z,y"
+          and hello.get("mount_source") == "learned", f"calibrate rc={learned.returncode}; {json.dumps(hello)[:300]}")
 else:
     print("SKIP replay-stream -- needs ../shared (README: Shared recordings): ../shared/data/gestures/st26_nod.csv not found")
 
