@@ -15,6 +15,8 @@
     the README's recipe app (its block after `<!-- recipe-app`) prints "nod", then yaw from within 1° of 0
   demo --socket TMP with its output on a pipe: real-time paced, so a client that connects gets both gestures;
     its hello names the IMU as run --simulated's does (the same simulated board)
+  run --simulated --answer shake: two asks, two shakes; --keys with "n", "s" on its input: a nod and a shake
+    before the story's own; --loop: the story's nod and shake again 22.5 s later (the story and a turn back)
 Usage: client_test.py HEADTRACK_BIN PYTHON (the venv's python, with headtrack_client installed)
 """
 import os, subprocess, sys, tempfile, threading
@@ -175,4 +177,34 @@ run_hello = results["ask"][0] if isinstance(results.get("ask"), tuple) else None
 check("demo-names-the-imu-as-run-simulated-does", demo_hello is not None and run_hello is not None
       and demo_hello.imu == run_hello.imu == "MPU-9250", f"demo {demo_hello and demo_hello.imu!r}, run {run_hello and run_hello.imu!r}")
 check("demo-socket-is-paced-for-apps", got == ["nod", "shake"] and demo.returncode == 0, f"{got!r}; {out.strip()[-200:]}")
+# ---- the simulated wearer: answers questions, makes gestures on keys, plays the story on a loop ------------------
+wearer = subprocess.Popen([BIN, "run", "--simulated", "--socket", path, "--answer", "shake", "--duration", "15"],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+try:
+    with Tracker(path, connect_timeout=20, reconnect=False) as t:
+        answers = [t.ask(timeout=10), t.ask(timeout=10)]
+except TrackerError as e:
+    answers = e
+out, _ = wearer.communicate(timeout=60)
+check("simulated-wearer-answers-every-question", answers == ["shake", "shake"], f"{answers!r}; {out.strip()[-300:]}")
+
+keys = os.path.join(tmp, "keys")
+with open(keys, "w") as f:
+    f.write("n\ns\n")
+with open(keys) as stdin:
+    typed = subprocess.run([BIN, "run", "--simulated", "--speed", "0", "--keys", "--duration", "30"], stdin=stdin,
+                           capture_output=True, text=True, timeout=120)
+# The keys' nod and shake come first (after the story's first 2 s of stillness), then the story's own.
+got = [k for k, _ in loop_gestures(typed.stdout)]
+check("simulated-wearer-nods-and-shakes-on-keys", typed.returncode == 0 and got == ["nod", "shake", "nod", "shake"],
+      f"{got}; {typed.stdout.strip()[-200:]} {typed.stderr.strip()[-200:]}")
+
+looped = subprocess.run([BIN, "run", "--simulated", "--speed", "0", "--loop", "--duration", "50"], capture_output=True,
+                        text=True, timeout=120)
+story = [(k, t) for k, t in loop_gestures(looped.stdout)]
+# The story (20.5 s of movements, MotionScript.demoStory) and a 2 s turn back to its start: its nod and shake again
+# 22.5 s later.
+check("simulated-story-on-a-loop", [k for k, _ in story] == ["nod", "shake", "nod", "shake"]
+      and abs(story[2][1] - story[0][1] - 22.5) < 0.1 and abs(story[3][1] - story[1][1] - 22.5) < 0.1,
+      f"{story}; {looped.stderr.strip()[-200:]}")
 finish("client")
