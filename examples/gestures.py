@@ -1,28 +1,28 @@
 #!/usr/bin/env python3
-"""Prints every head gesture headtrack detects: a minimal client of its event stream (Python 3 stdlib only).
+"""Prints every head gesture headtrack detects, until the tracker stops.
 
     python3 examples/gestures.py [SOCKET]      # default /run/headtrack/events.sock
 
 The user running it must be in the `headtrack` group (sudo usermod -aG headtrack $USER, then log in again).
-Each line from the socket is one JSON object; see "Event stream" in the README for every message.
+Built on headtrack_client (pip install ./clients/python); docs/protocol.md has every message.
 """
-import json
-import socket
 import sys
 
-path = sys.argv[1] if len(sys.argv) > 1 else "/run/headtrack/events.sock"
-try:
-    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    conn.connect(path)
-except OSError as e:
-    sys.exit(f"cannot connect to {path}: {e.strerror} (is headtrack running? are you in the headtrack group?)")
+import _client_path  # noqa: F401  (headtrack_client from this checkout when it is not installed)
+from headtrack_client import DEFAULT_SOCKET, Tracker, TrackerError
 
-for line in conn.makefile("r", encoding="utf-8"):
-    message = json.loads(line)
-    if message["type"] == "hello":
-        print(f"connected: protocol {message['version']}, {message['imu']}", flush=True)
-    elif message["type"] == "gesture":
-        print(f"{message['gesture']} at {message['t']:.2f} s", flush=True)
-    elif message["type"] == "fault":
-        print("sensor fault" if message["active"] else "sensor fault over", flush=True)
+path = sys.argv[1] if len(sys.argv) > 1 else DEFAULT_SOCKET
+try:
+    # reconnect=False: the example ends with the stream (a long-lived app keeps the default, True).
+    tracker = Tracker(path, reconnect=False)
+except TrackerError as e:
+    sys.exit(str(e))
+print(f"connected: protocol {tracker.hello.version}, {tracker.hello.imu}", flush=True)
+# Gestures only: no state lines, no calibration progress.
+tracker.subscribe(state_hz=0, calibration=False)
+try:
+    for g in tracker.gestures():
+        print(f"{g.gesture} at {g.t:.2f} s", flush=True)
+except TrackerError:
+    pass
 print("stream ended (headtrack stopped)")

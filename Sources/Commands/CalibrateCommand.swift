@@ -260,7 +260,8 @@ struct CalibrateCommand: Command {
                     // Published with its start and count, which the pipeline holds from this sample on.
                     pendingGesture = nil
                     let d = pipeline.streamDetails(of: g.event, at: g.t)
-                    broadcast.stream.gesture(g.event, t: g.t, start: d.start, count: d.count)
+                    broadcast.stream.gesture(g.event, t: g.t, start: d.start, count: d.count, bout: d.bout,
+                                             peakRate: d.peakRate, bouts: pipeline.bouts)
                 }
                 let r = recording.records[index]
                 state.add(t: t, gyro: r.gyro, accel: r.accel, mag: r.mag)

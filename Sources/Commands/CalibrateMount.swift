@@ -58,13 +58,17 @@ enum MountCalibration {
         var state = MountCalibrationSession()
         var lastPrint = -Double.infinity
         var shownPhase = state.phase
+        // Every nod counted is shown: at one line per 2 s off a terminal, 4 nods in 3 s went from "1 nod" to "done".
+        var shownNods = 0
         tracker.run(duration: duration, shouldStop: { state.phase == .complete }) { event, pipeline in
             guard case let .imu(t, sample, _) = event else { return }
             state.add(t: t, gyro: pipeline.settings.calibration.correctGyro(sample.gyro), accel: sample.accel)
-            let newPhase = state.phase != shownPhase
-            guard newPhase || t - lastPrint >= (live ? 0.2 : 2) else { return }
+            let nods = state.phase == .nod ? state.learner.nodsInProgress : shownNods
+            let changed = state.phase != shownPhase || nods != shownNods
+            guard changed || t - lastPrint >= (live ? 0.2 : 2) else { return }
             lastPrint = t
             shownPhase = state.phase
+            shownNods = nods
             let line = state.progressText(at: t)
             if live { Console.write(1, "\r\u{1B}[K" + line) } else { Console.out(line) }
         }
@@ -81,9 +85,13 @@ enum MountCalibration {
         let record = MountStore.Record(mount: learned.mount, createdUnixTime: Double(time(nil)),
                                        measured: learned.measured == learned.mount ? nil : learned.measured,
                                        offAxisFormDegrees: learned.offAxisForm * Units.degreesPerRadian, nods: learned.nods)
-        do { try store.save(record) } catch { throw CommandError(error.description) }
+        // What was learned first: a save that fails (no /var/lib/headtrack on a laptop) must not lose it.
         Console.out(LearnedMountReport.line(learned))
         Console.out("  " + LearnedMountReport.details(learned))
+        do { try store.save(record) } catch {
+            throw CommandError("\(error.description); the mount above was learned but not saved: give --out FILE to keep it, "
+                + "or use it as --mount=\(learned.mount.argument)")
+        }
         Console.out("saved \(store.path)" + (FileIO.exists(store.path + ".previous") ? " (previous kept as \(store.path).previous)" : ""))
         Console.out("'headtrack run' uses it when the config names no mount (restart the service to use it now)")
         return 0

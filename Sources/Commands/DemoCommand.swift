@@ -23,8 +23,8 @@ struct DemoCommand: Command {
         or reported twice (one gesture, one LED flash).
 
         options:
-          --speed N       run N× faster than real time (default 1 in a terminal, as fast as possible otherwise;
-                          0 = as fast as possible)
+          --speed N       run N× faster than real time (default 1 in a terminal or with --socket, as fast as
+                          possible otherwise; 0 = as fast as possible)
           --plot OUT.svg  also draw what happened as an SVG picture
           --socket PATH   serve the event stream (README "Event stream") on this socket while the story runs,
                           e.g. for `headtrack watch --socket PATH` or your own app
@@ -37,14 +37,16 @@ struct DemoCommand: Command {
         try arguments.finish()
         let live = Console.isTerminal
         var demo = SimulatedRun()
-        let speed = speedOption ?? (live ? 1 : 0)
+        // Real time whenever someone watches: a terminal, or apps on the socket (as fast as possible, the
+        // story was over in 0.3 s, before an app could connect).
+        let speed = speedOption ?? (live || socket != nil ? 1 : 0)
         if speed > 0 && speed < Limits.minSpeed {
             throw CommandError("--speed must be 0 (as fast as possible) or at least \(Limits.minSpeed) (times real time)", status: 2)
         }
         demo.speed = speed > 0 ? speed : nil
         let script = demo.script
         let stream = try StreamSetup.open(socket: socket, config: demo.config, byDefault: false,
-                                          hello: StreamHello(imu: "MPU-9250 (simulated)", magnetometer: "AK8963",
+                                          hello: StreamHello(imu: "MPU-9250", magnetometer: "AK8963",
                                                              rates: demo.config.rates, stateHz: demo.config.streamStateHz))
         defer { stream?.stop() }
         // A client's ask puts the demo's detector in answer mode, as `run --simulated --socket` does.

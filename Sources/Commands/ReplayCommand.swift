@@ -17,7 +17,7 @@ struct ReplayCommand: Command {
         usage: headtrack replay TRACE [--config FILE] [--mount F,L,U] [--calibration FILE] [--no-auto-calibration]
                                 [--learned-calibration FILE] [--events OUT.csv] [--attitude OUT.csv]
                                 [--plot OUT.svg] [--json] [--ask] [--explain]
-                                [--stream [--socket PATH]]
+                                [--stream [--socket PATH] [--wait-for-client]]
                headtrack replay TRACE --learn-mount [--calibration FILE]
 
         Runs fusion, heading smoothing and gesture detection over an imu-trace v1 file with its own
@@ -63,6 +63,8 @@ struct ReplayCommand: Command {
                             can be developed against a recording; a gap of more than 1 s is skipped);
                             socket /run/headtrack/events.sock
           --socket PATH     the stream's socket (implies --stream)
+          --wait-for-client with --stream: start replaying when the first client connects (it gets the whole
+                            trace from its first sample), so an app can be started after the replay
           --learn-mount     learn how the sensor was worn from the recording instead, as 'calibrate --mount'
                             does: up from gravity where the head holds still, left from a run of 3 or more
                             nods, forward from a nod's chin-down first swing. Prints one line,
@@ -74,6 +76,8 @@ struct ReplayCommand: Command {
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
         var settings = Pipeline.Settings()
+        // For the stream's hello: which mount the pipeline uses and where it came from.
+        var mountInUse = MountInUse(mount: nil, source: .none)
         let configPath = try arguments.option("config")
         if let path = configPath {
             do {
@@ -82,11 +86,13 @@ struct ReplayCommand: Command {
                 let mount = MountInUse.resolve(config, warn: { Console.err($0) })
                 if mount.source == .learned { Console.err("headtrack: mount \(mount.summary)") }
                 settings = config.using(mount).pipelineSettings
+                mountInUse = mount
             } catch { throw CommandError(error.description) }
         }
         let mountOption = try arguments.option("mount")
         if let m = mountOption {
             do { settings.mount = try Mount(parsing: m) } catch { throw CommandError(error.description, status: 2) }
+            mountInUse = MountInUse(mount: settings.mount, source: .option)
         }
         let calibrationPath = try arguments.option("calibration")
         settings.calibration = try CalibrationOption.load(calibrationPath)
@@ -111,6 +117,10 @@ struct ReplayCommand: Command {
         if explain { settings.gestures.explains = true }
         let socket = try arguments.socketPath()
         let streaming = arguments.flag("stream") || socket != nil
+        let waitForClient = arguments.flag("wait-for-client")
+        if waitForClient && !streaming {
+            throw CommandError("--wait-for-client waits for a client of the stream: add --stream (or --socket PATH)", status: 2)
+        }
         let paths = try arguments.positionals()
         guard paths.count == 1 else {
             throw CommandError(paths.isEmpty ? "give one trace file (see headtrack replay --help)" : "give exactly one trace file", status: 2)
@@ -151,8 +161,13 @@ struct ReplayCommand: Command {
         var pendingStreamGesture: (t: Double, event: GestureEvent)? = nil
         var recorder = PlotRecorder()
         var failure: Error? = nil
-        let stream = streaming ? try openStream(trace, socket: socket) : nil
+        let stream = streaming ? try openStream(trace, socket: socket, mount: mountInUse) : nil
         defer { stream?.stop() }
+        if waitForClient, let stream {
+            Console.err("headtrack: waiting for a client on \(stream.path)")
+            waitForFirstClient(stream, t: trace.records.first?.t ?? 0)
+        }
+        // Paced from here: after the wait, so a client that connects late still gets the whole trace.
         var pacer = TracePacer(firstTraceTime: trace.records.first?.t ?? 0)
         let writer = learnedPath.map { CalibrationWriter(path: $0, warn: { Console.err($0) }) }
         var learnedRevision = 0
@@ -183,7 +198,8 @@ struct ReplayCommand: Command {
                     if let g = pendingStreamGesture {
                         pendingStreamGesture = nil
                         let d = pipeline.streamDetails(of: g.event, at: g.t)
-                        stream?.gesture(g.event, t: g.t, start: d.start, count: d.count)
+                        stream?.gesture(g.event, t: g.t, start: d.start, count: d.count, bout: d.bout, peakRate: d.peakRate,
+                                        bouts: pipeline.bouts)
                     }
                     guard let file = attitude, pipeline.filter.isInitialized else { return }
                     let q = pipeline.sensorAttitude
@@ -256,13 +272,25 @@ struct ReplayCommand: Command {
             + "\"events\":[\(list.joined(separator: ","))]}"
     }
 
-    static func openStream(_ trace: Trace, socket: String?) throws -> EventStream? {
+    /// `--wait-for-client`: serves the socket at the trace's first moment (the hello, and any request the client
+    /// sends at once) until a client has connected, checking 50 times a second.
+    static func waitForFirstClient(_ stream: EventStream, t: Double) {
+        let clock = LinuxMonotonicClock()
+        while true {
+            stream.server.poll(t: t)
+            if stream.server.clientCount > 0 { return }
+            clock.sleep(until: clock.now() + 20_000_000)
+        }
+    }
+
+    static func openStream(_ trace: Trace, socket: String?, mount: MountInUse = MountInUse(mount: nil, source: .none)) throws -> EventStream? {
         var rates = LoopRates()
         if let first = trace.records.first, let last = trace.records.last, last.t > first.t, trace.records.count > 1 {
             rates.imuHz = Double(trace.records.count - 1) / (last.t - first.t)
         }
         let hasMag = trace.records.contains { $0.mag != nil }
-        let hello = StreamHello(imu: "recorded trace", magnetometer: hasMag ? "recorded" : nil, rates: rates, stateHz: 60)
+        let hello = StreamHello(imu: "recorded trace", magnetometer: hasMag ? "recorded" : nil, rates: rates, stateHz: 60,
+                                mount: mount)
         return try StreamSetup.open(socket: socket ?? EventStream.defaultSocketPath, config: Config(), byDefault: true, hello: hello)
     }
 }

@@ -14,6 +14,7 @@ struct RunCommand: Command {
                              [--fifo] [--imu-hz HZ] [--realtime [--cpu N] [--priority P]] [--socket PATH]
                headtrack run --simulated [--speed N] [--duration S] [--fifo] [--imu-hz HZ] [--realtime ...]
                                          [--config FILE] [--socket PATH] [--worn F,L,U]
+                                         [--answer nod|shake] [--keys] [--loop]
 
         Reads the IMU and magnetometer over I²C, fuses attitude and heading, detects gestures and drives the
         LEDs through the GPIO character device. SIGINT or SIGTERM end it cleanly with every LED off.
@@ -44,6 +45,13 @@ struct RunCommand: Command {
                             with the I²C bus time modelled at 400 kHz
           --worn F,L,U      with --simulated: the simulated board's axes that point forward, left and up on
                             the simulated head (default x,y,z), e.g. --worn=-x,z,y for a headphone board
+          --answer G        with --simulated: the simulated wearer answers every app's question (an `ask` on the
+                            event stream) with G, nod or shake, a second after it is asked
+          --keys            with --simulated: type n (nod) or s (shake), then Enter, and the simulated wearer
+                            makes that gesture (the same from a test: write to standard input)
+          --loop            with --simulated: play the story again and again
+                            With --answer, --keys or --loop the run goes on until stopped (or --duration); a
+                            gesture asked for starts when the story's current movement ends (3 s at most)
 
         The magnetometer's hard and soft iron are learned while the headset is worn (config calibration.auto,
         default true) and kept in calibration.learned.json beside the config's calibrationFile (with
@@ -79,9 +87,10 @@ struct RunCommand: Command {
             }
             let speed = try arguments.double("speed") ?? 1
             let worn = try WornOption.parse(&arguments)
+            let wearer = try WearerOptions.parse(&arguments)
             try arguments.finish()
             return try SimulatedRunMode.run(config: config, options: options, speed: speed, calibrationNamed: configPath != nil,
-                                            worn: worn)
+                                            worn: worn, wearer: wearer)
         }
         try arguments.finish()
         do {

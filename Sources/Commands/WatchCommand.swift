@@ -42,7 +42,7 @@ struct WatchCommand: Command {
             throw CommandError(failure.message, status: 2)
         case ENOENT:
             throw CommandError("no event stream at \(path): is headtrack running? (systemctl status headtrack; "
-                + "`run --simulated` and `demo` serve one only with --socket)")
+                + "`run --simulated`, `demo` and `replay TRACE --stream` serve one only with --socket)")
         case EACCES:
             throw CommandError("no permission to connect to \(path): join the headtrack group "
                 + "(sudo usermod -aG headtrack $USER, then log in again)")

@@ -61,7 +61,14 @@ public final class EventStream {
     private let displayPeriod: Double
     private var faults = FaultEpisode()
     private let calibration = BackgroundCalibrationFeed()
-    /// Send the background calibration's `calibration` lines (off while a guided calibration sends its own).
+    /// The head's yaw (radians about up, counter-clockwise seen from above: to the left) at the last
+    /// `recenter`; nil until a client asks for one, and state lines carry `yaw_deg` from then on.
+    private var yawZero: Double? = nil
+    /// The pipeline's `bouts.ended` when the last `bout_end` line went out.
+    private var boutsEnded = 0
+    /// Send the background calibration's `calibration` lines: off while a guided calibration sends its own, and
+    /// from the start when the hello names no magnetometer (a trace without one): there is no iron to learn,
+    /// and a line a second saying "learning, turn your head about" would contradict the hello.
     public var sendsBackgroundCalibration = true
 
     public init(settings: Settings, hello: StreamHello) throws(StreamSocketError) {
@@ -71,6 +78,7 @@ public final class EventStream {
         stateHz = min(settings.stateHz, hello.rates.displayHz)
         statePeriod = stateHz > 0 ? 1 / stateHz : .infinity
         displayPeriod = 1 / hello.rates.displayHz
+        sendsBackgroundCalibration = hello.magnetometer != nil
         var h = hello
         h.stateHz = stateHz
         server = try StreamServer(path: settings.socketPath, settings: settings.server, hello: EventStream.helloLine(h),
@@ -82,8 +90,12 @@ public final class EventStream {
     /// Whether a client is waiting for the answer to an ask (the next nod or shake answers it).
     public var questionPending: Bool { server.questionPending }
 
-    /// A detected gesture: always sent (never dropped for a client that keeps reading).
-    public func gesture(_ e: GestureEvent, t: Double, start: Double? = nil, count: Int? = nil) {
+    /// A detected gesture: always sent (never dropped for a client that keeps reading). `bout` and `peakRate`
+    /// (rad/s, sent as °/s) as `Pipeline.streamDetails` gives them; `bouts`, when given, first sends the end of
+    /// a bout this gesture ended (a shake right after nodding), so the lines come in the order things happened.
+    public func gesture(_ e: GestureEvent, t: Double, start: Double? = nil, count: Int? = nil, bout: Int? = nil,
+                        peakRate: Double? = nil, bouts: GestureBouts? = nil) {
+        if let bouts { publishBoutEnd(bouts) }
         line.reset()
         line.literal("{\"type\":\"gesture\",\"gesture\":")
         line.string(e.streamName)
@@ -93,16 +105,41 @@ public final class EventStream {
         if let s = start { line.fixed(s, 3) } else { line.literal("null") }
         line.literal(",\"count\":")
         if let c = count { line.integer(Int64(c)) } else { line.literal("null") }
+        line.literal(",\"bout\":")
+        if let b = bout { line.integer(Int64(b)) } else { line.literal("null") }
+        line.literal(",\"peak_dps\":")
+        if let p = peakRate { line.fixed(p * Units.degreesPerRadian, 1) } else { line.literal("null") }
         line.literal("}\n")
         server.broadcast(line, kind: .mustArrive, t: t)
         // After the gesture line, so a client that asked sees the gesture before its answer.
-        if (e == .nod || e == .shake) && server.questionPending { server.answer(gesture: e.streamName, t: t) }
+        if (e == .nod || e == .shake) && server.questionPending { server.answer(gesture: e.streamName, t: t, bout: bout) }
+    }
+
+    /// A `bout_end` line for every client when the pipeline's bouts have ended one since the last call (at most
+    /// one can end between two calls: a new bout needs `GestureBouts.quietTime` to end).
+    func publishBoutEnd(_ bouts: GestureBouts) {
+        guard bouts.ended != boutsEnded else { return }
+        boutsEnded = bouts.ended
+        let b = bouts.lastEnded
+        line.reset()
+        line.literal("{\"type\":\"bout_end\",\"bout\":")
+        line.integer(Int64(b.id))
+        line.literal(",\"gesture\":")
+        line.string(b.kind.streamName)
+        line.literal(",\"t\":")
+        line.fixed(b.t, 3)
+        line.literal(",\"gestures\":")
+        line.integer(Int64(b.gestures))
+        line.literal("}\n")
+        server.broadcast(line, kind: .mustArrive, t: b.t)
     }
 
     /// A display tick: serve the socket, end a fault episode that is over, and send a state line when due (the
     /// server passes it on only to the clients whose own subscribed rate has one due).
     public func display(t: Double, leds: UInt64, pipeline: Pipeline) {
         server.poll(t: t)
+        if server.takeRecenter() { recenter(t: t, pipeline: pipeline) }
+        publishBoutEnd(pipeline.bouts)
         if faults.tick(t: t) {
             line.reset()
             line.literal("{\"type\":\"fault\",\"t\":")
@@ -130,6 +167,33 @@ public final class EventStream {
         server.broadcast(line, kind: .mustArrive, t: t)
     }
 
+    /// A client asked to recentre: where the head points now is yaw 0 for every client from this tick on
+    /// (the head has one yaw, and a state line is formatted once for all). Every client is told with a
+    /// `recentered` line, so an app that did not ask knows its zero moved. The yaw comes from the fused
+    /// attitude: tied to north when there is a trusted magnetometer, from the gyro (and its learned bias)
+    /// when there is none, so then it drifts slowly (docs/protocol.md gives how much).
+    func recenter(t: Double, pipeline: Pipeline) {
+        yawZero = EventStream.yaw(pipeline.attitude)
+        line.reset()
+        line.literal("{\"type\":\"recentered\",\"t\":")
+        line.fixed(t, 3)
+        line.literal("}\n")
+        server.broadcast(line, kind: .mustArrive, t: t)
+    }
+
+    /// The yaw of a head → ENU attitude: the angle of the head's forward axis, projected on the horizontal,
+    /// from east, counter-clockwise (so turning the head left increases it). The ZYX Euler yaw is exactly that.
+    static func yaw(_ q: Quaternion) -> Double { EulerAngles(q).yaw }
+
+    /// `a - zero` in degrees, wrapped to (-180, 180].
+    static func relativeYawDegrees(_ a: Double, zero: Double) -> Double {
+        var d = (a - zero) * Units.degreesPerRadian
+        d = d.truncatingRemainder(dividingBy: 360)
+        if d > 180 { d -= 360 }
+        if d <= -180 { d += 360 }
+        return d
+    }
+
     /// Clean exit: clients closed, socket file removed.
     public func stop() { server.stop() }
 
@@ -150,6 +214,10 @@ public final class EventStream {
         line.fixed(e.pitch * Units.degreesPerRadian, 2)
         line.literal(",\"roll_deg\":")
         line.fixed(e.roll * Units.degreesPerRadian, 2)
+        if let zero = yawZero {
+            line.literal(",\"yaw_deg\":")
+            line.fixed(EventStream.relativeYawDegrees(e.yaw, zero: zero), 2)
+        }
         line.literal(",\"quat\":[")
         line.fixed(q.w, 5); line.byte(UInt8(ascii: ","))
         line.fixed(q.x, 5); line.byte(UInt8(ascii: ","))
@@ -211,7 +279,7 @@ public final class EventStream {
         // `version` changes only when a client that knows protocol 1 would misread the stream. Adding keys
         // and messages, or the client→server request channel, keeps it at 1: old clients ignore keys they
         // do not know and send nothing, and new clients tell what a tracker takes by the keys it sends.
-        b.literal(",\"requests\":[\"ask\",\"subscribe\"]")
+        b.literal(",\"requests\":[\"ask\",\"subscribe\",\"recenter\"]")
         b.literal("}\n")
         return b
     }

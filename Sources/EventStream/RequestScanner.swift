@@ -6,6 +6,8 @@ enum ClientRequest: Equatable {
     /// `{"type":"subscribe","state_hz":10,"calibration":false}`: at least one key given (nil: absent, so its
     /// default). `stateHz` is a number ≥ 0; whether it is above the stream's rate only the server knows.
     case subscribe(stateHz: Double?, calibration: Bool?)
+    /// `{"type":"recenter"}`: the head's yaw now becomes 0 of every state line's `yaw_deg` (other keys skipped).
+    case recenter
     /// Nothing but whitespace: not a request (a client may end its lines with "\r\n", or send empty ones).
     case blank
     case refused(RequestRefusal)
@@ -94,6 +96,7 @@ enum RequestScanner {
 
         guard let type else { return .refused(.missingType) }
         if type.isString("subscribe", in: line) { return subscription(stateHz, calibration, in: line) }
+        if type.isString("recenter", in: line) { return .recenter }
         guard type.isString("ask", in: line) else { return .refused(.unknownType) }
         guard let id else { return .refused(.missingId) }
         guard id.kind == .string, !id.escaped, id.count >= 1, id.count <= maxIdBytes else { return .refused(.badId) }
@@ -318,6 +321,8 @@ public enum RequestLine {
         public var isSubscribe = false
         public var stateHz: Double?
         public var calibration: Bool?
+        /// A `recenter`.
+        public var isRecenter = false
     }
 
     public static func read(_ bytes: [UInt8]) -> Reading {
@@ -329,6 +334,8 @@ public enum RequestLine {
             case let .subscribe(stateHz, calibration):
                 return Reading(askId: nil, timeout: nil, refusal: nil, isBlank: false, isSubscribe: true, stateHz: stateHz,
                                calibration: calibration)
+            case .recenter:
+                return Reading(askId: nil, timeout: nil, refusal: nil, isBlank: false, isRecenter: true)
             case .blank:
                 return Reading(askId: nil, timeout: nil, refusal: nil, isBlank: true)
             case let .refused(why):

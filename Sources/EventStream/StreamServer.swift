@@ -5,8 +5,9 @@ import Formats
 /// never blocks: accepting, reading and sending are all non-blocking, and every buffer (one ring and one
 /// request line per client slot, the scratch lines) is allocated when the server starts.
 ///
-/// Clients may send requests, one flat JSON object per line: `ask` (see `answer(gesture:t:)`) and `subscribe`
-/// (a client's own state rate, and whether it gets calibration lines; see `broadcast(_:kind:t:)`).
+/// Clients may send requests, one flat JSON object per line: `ask` (see `answer(gesture:t:)`), `subscribe`
+/// (a client's own state rate, and whether it gets calibration lines; see `broadcast(_:kind:t:)`) and
+/// `recenter` (passed on to the stream: `takeRecenter()`).
 /// Nothing a client sends can make the loop wait or allocate: each display tick reads at most `inboxBytes`
 /// from each client, the line is assembled in the slot's fixed buffer and scanned in place, requests are
 /// rate-limited per client, and a client gets at most one `error` line per tick.
@@ -95,6 +96,8 @@ public final class StreamServer {
     private static let inboxBytes = 512
     /// Display ticks so far (`poll` calls): the unit of the one-error-line-per-client limit.
     private var tick = 0
+    /// A client sent `recenter` and the stream has not taken it yet.
+    private var recenterRequested = false
     /// Connected clients with an ask pending.
     private var pendingAsks = 0
     private static let tooMany: StaticString = "{\"type\":\"error\",\"message\":\"too many clients: try again later\"}\n"
@@ -162,10 +165,10 @@ public final class StreamServer {
 
     /// A gesture was detected: every pending ask is answered with it (`"nod"`/`"shake"`), only to the client
     /// that asked, and cleared.
-    public func answer(gesture: StaticString, t: Double) {
+    public func answer(gesture: StaticString, t: Double, bout: Int? = nil) {
         guard pendingAsks > 0 else { return }
         for slot in slots where slot.fd >= 0 && slot.requests.pending {
-            answerPending(slot, gesture: gesture, replaced: false, t: t)
+            answerPending(slot, gesture: gesture, replaced: false, t: t, bout: bout)
             if slot.fd >= 0 { drain(slot, t: t) }
         }
     }
@@ -318,7 +321,17 @@ public final class StreamServer {
             // Wholesale: what the subscribe leaves out goes back to its default.
             slot.requests.subscribe(stateHz: hz ?? stateHz, streamHz: stateHz, calibration: calibration ?? true)
             acknowledge(slot)
+        case .recenter:
+            // The head has one yaw for every app, and a state line is formatted once for all clients: the
+            // stream takes the new zero at its next state line and tells every client (`takeRecenter`).
+            recenterRequested = true
         }
+    }
+
+    /// Whether a client asked to recentre since the last call; the request is taken (cleared).
+    public func takeRecenter() -> Bool {
+        defer { recenterRequested = false }
+        return recenterRequested
     }
 
     /// `{"type":"subscribed","state_hz":N,"calibration":B}` to that client only, a line that must arrive, so
@@ -350,7 +363,7 @@ public final class StreamServer {
 
     /// Answers the slot's pending ask (`gesture` nil: `null`, when it ran out or was replaced) with a line that
     /// must arrive, to that client only, and clears it.
-    private func answerPending(_ slot: Slot, gesture: StaticString?, replaced: Bool, t: Double) {
+    private func answerPending(_ slot: Slot, gesture: StaticString?, replaced: Bool, t: Double, bout: Int? = nil) {
         guard slot.requests.pending else { return }
         slot.requests.clearPending()
         pendingAsks -= 1
@@ -360,6 +373,10 @@ public final class StreamServer {
         answerLine.literal("\",\"gesture\":")
         if let gesture { answerLine.string(gesture) } else { answerLine.literal("null") }
         if replaced { answerLine.literal(",\"replaced\":true") }
+        if let bout {
+            answerLine.literal(",\"bout\":")
+            answerLine.integer(Int64(bout))
+        }
         answerLine.literal(",\"t\":")
         answerLine.fixed(t, 3)
         answerLine.literal("}\n")

@@ -6,6 +6,8 @@ import Geometry
 public struct MountInUse: Sendable, Equatable {
     public enum Source: String, Sendable, Equatable {
         case config, learned, none
+        /// Given on the command line (`replay --mount`).
+        case option
     }
 
     public var mount: Mount?
@@ -45,6 +47,7 @@ public struct MountInUse: Sendable, Equatable {
         switch source {
         case .config: return "\(text) (config)"
         case .learned: return "\(text) (learned, \(file ?? "mount file"))"
+        case .option: return "\(text) (--mount)"
         case .none: return "none (the sensor's axes are taken as the head's: run 'headtrack calibrate --mount')"
         }
     }

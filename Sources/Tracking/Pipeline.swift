@@ -47,6 +47,8 @@ public struct TrackingPipeline<Recognizer: GestureRecognizer>: Sendable {
     public private(set) var hasMagnetometer = false
     /// The last gesture with its start and cycle count (the event stream's `start` and `count`).
     public private(set) var lastDetection: DetectedGesture? = nil
+    /// Gesture reports grouped into bouts, for the event stream (`GestureBouts`).
+    public private(set) var bouts = GestureBouts()
     /// Latest head-frame sample (for views and plots).
     public private(set) var headGyro = Vector3.zero
     /// The background calibration, when on: its correction is the one applied below.
@@ -120,10 +122,15 @@ public struct TrackingPipeline<Recognizer: GestureRecognizer>: Sendable {
         filter.update(gyro: g, accel: a, mag: m, dt: dt)
         guard filter.isInitialized else { return nil }
         if autoCalibration != nil { learnCalibration(mag: mag) }
-        guard let s = gestureInput.add(t: t, gyro: g - filter.gyroBias, accel: a),
-              let d = recognizer.recognize(t: s.t, gyro: s.gyro, accel: s.accel, attitude: filter.attitude) else { return nil }
+        guard let s = gestureInput.add(t: t, gyro: g - filter.gyroBias, accel: a) else { return nil }
+        let detected = recognizer.recognize(t: s.t, gyro: s.gyro, accel: s.accel, attitude: filter.attitude)
+        bouts.sample(t: s.t, gyro: s.gyro, up: filter.attitude.inverseRotate(Vector3(0, 0, 1)))
+        guard let d = detected else { return nil }
+        bouts.gesture(d.event, t: s.t)
         lastDetection = d
-        panel.show(GestureLedEvent(d.event), at: t)
+        // One flash a bout, however long the nodding goes on: the detector reports a long bout again after a
+        // break in its run (2.5 reports a bout on the shared recordings), and each report used to flash.
+        if bouts.gestures == 1 { panel.show(GestureLedEvent(d.event), at: t) }
         return d.event
     }
 
@@ -138,7 +145,12 @@ public struct TrackingPipeline<Recognizer: GestureRecognizer>: Sendable {
     public mutating func reset() {
         let learned = autoCalibration
         let wasListening = listening
+        // A bout does not outlive the reset (the motion history is gone), but its id stays taken: apps match
+        // gestures and bout ends by id.
+        var keptBouts = bouts
+        keptBouts.interrupt()
         self = TrackingPipeline(settings: settings)
+        bouts = keptBouts
         listening = wasListening
         if let learned { keepLearned(learned) }
     }

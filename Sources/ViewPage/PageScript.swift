@@ -13,6 +13,7 @@ enum PageScript {
     gestures: [],         // newest first: {gesture, t, start, count}
     faults: [], faultActive: null,
     trackerDropped: 0, viewDropped: 0, lines: 0, stateLines: 0,
+    stateTimes: [],       // the t of the latest state lines (at most 256), for their rate on the tracker's clock
     view: null,           // the latest `view` event: is the tracker connected, and why not
     streamOpen: false,
     lastTrackerAt: null,  // performance.now() of the latest line from the tracker
@@ -37,7 +38,7 @@ enum PageScript {
   function reset(hello) {
     hv.hello = hello; hv.state = null; hv.drawn = null;
     hv.gestures = []; hv.faults = []; hv.faultActive = null;
-    hv.trackerDropped = 0; hv.lines = 0; hv.stateLines = 0;
+    hv.trackerDropped = 0; hv.lines = 0; hv.stateLines = 0; hv.stateTimes = [];
     series = []; cal = null; hv.calibration = null;
     sessionStart = performance.now();
     renderGestures(); renderFaults(); renderCalibrationText();
@@ -94,6 +95,10 @@ enum PageScript {
     if (!Array.isArray(m.quat) || m.quat.length !== 4) return;
     hv.state = m;
     hv.stateLines += 1;
+    if (Number.isFinite(m.t)) {
+      hv.stateTimes.push(m.t);
+      if (hv.stateTimes.length > 256) hv.stateTimes.shift();
+    }
     if (Array.isArray(m.rates_dps) && m.rates_dps.length === 3) {
       if (series.length && m.t < series[series.length - 1].t) series = [];
       series.push({ t: m.t, x: m.rates_dps[0], y: m.rates_dps[1], z: m.rates_dps[2] });
@@ -138,7 +143,8 @@ enum PageScript {
     document.body.classList.toggle('stale', stale);
     const h = hv.hello;
     $('source').textContent = h ? (h.imu + (h.magnetometer ? ' + ' + h.magnetometer : ', no magnetometer') +
-      ' · IMU ' + fixed(h.rates.imu_hz, 0) + ' Hz · protocol ' + h.version) : 'no tracker yet';
+      ' · IMU ' + fixed(h.rates.imu_hz, 0) + ' Hz · ' + (h.mount ? 'mount ' + h.mount + ' (' + h.mount_source + ')' : 'no mount') +
+      ' · protocol ' + h.version) : 'no tracker yet';
   }
   setInterval(checkStale, 100);
   setInterval(renderStream, 500);
@@ -191,11 +197,20 @@ enum PageScript {
     }
   }
 
-  let lastRateCheck = { at: performance.now(), lines: 0 };
+  // State lines a second over the latest second of the tracker's own clock (their t). Counted on the page's
+  // clock, the view's history that a page gets when it opens arrived at once and read as "1018 /s now".
+  function stateRate() {
+    const ts = hv.stateTimes;
+    if (ts.length < 2 || hv.stale) return 0;
+    const last = ts[ts.length - 1];
+    let first = ts.length - 1;
+    while (first > 0 && ts[first - 1] > last - 1) first--;
+    const span = last - ts[first];
+    return span > 0 ? (ts.length - 1 - first) / span : 0;
+  }
+
   function renderStream() {
-    const now = performance.now();
-    const rate = (hv.stateLines - lastRateCheck.lines) / Math.max(1e-3, (now - lastRateCheck.at) / 1000);
-    lastRateCheck = { at: now, lines: hv.stateLines };
+    const rate = stateRate();
     const v = hv.view;
     figures($('stream-figures'), [
       ['tracker', v ? (v.tracker === 'connected' ? 'connected' : 'waiting') : '?'],

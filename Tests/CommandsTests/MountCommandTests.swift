@@ -100,6 +100,21 @@ import TestSupport
         #expect(configured.stdout.contains("headtrack: mount x,y,z (config)"))
     }
 
+    /// Where the mount file cannot be written (a laptop has no /var/lib/headtrack), the guided step still shows
+    /// the mount it learned and how to keep it, and its progress shows every nod counted until the third
+    /// completes it.
+    @Test func aMountThatCannotBeSavedIsStillShownAndEveryNodCounted() throws {
+        let dir = temporaryDirectory("mount-unsaved")
+        let step = P.run(["calibrate", "--mount", "--simulated", "--worn=-x,z,y", "--out", dir + "/missing/mount.json"])
+        #expect(step.status == 1)
+        #expect(step.stdout.contains("learned mount: -x,z,y\n"), "\(step.stdout)")
+        #expect(step.stderr.contains("--out FILE") && step.stderr.contains("--mount=-x,z,y"), "\(step.stderr)")
+        #expect(!FileIO.exists(dir + "/missing/mount.json"))
+        for n in ["1 nod\n", "2 nods\n"] {  // the third completes the step: "done"
+            #expect(step.stdout.contains(n), "\(n): \(step.stdout)")
+        }
+    }
+
     @Test func learnMountRefusesOptionsItWouldIgnore() {
         #expect(P.run(["replay", Self.st26, "--learn-mount", "--events", "/tmp/x.csv"]).status == 2)
         #expect(P.run(["replay", Self.st26, "--learn-mount", "--mount", "x,y,z"]).status == 2)

@@ -12,6 +12,15 @@ import Simulation
 /// The stream's command-line side: what `watch` draws from the protocol's lines, the journal prefixes, and
 /// the JSON that `probe --json` and `replay --json` print.
 @Suite struct StreamCommandTests: InProcessCommands {
+    /// With nothing at the path, watch names every command that can serve a stream, `replay --stream` too.
+    @Test func watchWithoutAStreamNamesEveryCommandThatServesOne() {
+        let r = HeadtrackProcess.run(["watch", "--socket", temporaryPath("absent.sock")])
+        #expect(r.status != 0)
+        for command in ["run --simulated", "demo", "replay TRACE --stream"] {
+            #expect(r.stderr.contains(command), "\(command): \(r.stderr)")
+        }
+    }
+
     @Test func watchDrawsWhatTheLinesSay() {
         var m = WatchModel()
         m.source = "/run/headtrack/events.sock"

@@ -18,6 +18,36 @@ import Tracking
         return items.compactMap { if case let .number(n) = $0 { return n }; return nil }
     }
 
+    /// A stream whose hello names no magnetometer (a trace without mx,my,mz) sends no `calibration` line: there
+    /// is nothing to learn, so "learning, turn your head about" once a second would be wrong. The same head with
+    /// a magnetometer named does get them, so the check can tell.
+    @Test func noCalibrationLinesWhenTheHelloNamesNoMagnetometer() throws {
+        for magnetometer in [nil, "AK8963"] as [String?] {
+            var settings = EventStream.Settings()
+            settings.socketPath = StreamServerTests.tempPath("no-magnetometer")
+            settings.stateHz = 0
+            let stream = try EventStream(settings: settings, hello: StreamHello(imu: "test", magnetometer: magnetometer,
+                                                                               rates: LoopRates(), stateHz: 0))
+            let client = try StreamServerTests.Client(path: settings.socketPath)
+            defer { stream.stop(); client.close() }
+            stream.server.poll(t: 0)
+            var pipeline = Pipeline()
+            #expect(pipeline.autoCalibration != nil)
+            for k in 1...(3 * 60) {
+                let t = Double(k) / 60
+                _ = pipeline.processIMU(t: t, accel: Vector3(0, 0, 9.81), gyro: .zero, mag: nil)
+                stream.display(t: t, leds: pipeline.displayTick(t: t, dt: 1.0 / 60, fault: false), pipeline: pipeline)
+            }
+            let kinds = try client.readLines().map { try JSONParser.parse($0)["type"] }
+            let calibration = kinds.filter { $0 == .string("calibration") }.count
+            if magnetometer == nil {
+                #expect(calibration == 0, "\(calibration) calibration lines without a magnetometer")
+            } else {
+                #expect(calibration >= 2, "\(calibration) calibration lines with one")
+            }
+        }
+    }
+
     @Test func linesSayLearningThenCalibratedWithTheAppliedIron() throws {
         var settings = EventStream.Settings()
         settings.socketPath = StreamServerTests.tempPath("background-calibration")

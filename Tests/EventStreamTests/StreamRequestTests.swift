@@ -150,14 +150,14 @@ struct RequestScannerTests {
         stream.server.poll(t: 1)
         #expect(stream.questionPending)
         stream.gesture(.up, t: 1.25, start: 1.1, count: 1)  // not an answer: still pending
-        #expect(client.readLines() == [#"{"type":"gesture","gesture":"up","t":1.250,"start":1.100,"count":1}"#])
+        #expect(client.readLines() == [#"{"type":"gesture","gesture":"up","t":1.250,"start":1.100,"count":1,"bout":null,"peak_dps":null}"#])
         #expect(stream.questionPending)
         stream.gesture(.nod, t: 2.5, start: 2, count: 4)
-        #expect(client.readLines() == [#"{"type":"gesture","gesture":"nod","t":2.500,"start":2.000,"count":4}"#,
+        #expect(client.readLines() == [#"{"type":"gesture","gesture":"nod","t":2.500,"start":2.000,"count":4,"bout":null,"peak_dps":null}"#,
                                        #"{"type":"answer","id":"who","gesture":"nod","t":2.500}"#])
         #expect(!stream.questionPending)
         stream.gesture(.shake, t: 3, start: 2.6, count: 5)
-        #expect(client.readLines() == [#"{"type":"gesture","gesture":"shake","t":3.000,"start":2.600,"count":5}"#])
+        #expect(client.readLines() == [#"{"type":"gesture","gesture":"shake","t":3.000,"start":2.600,"count":5,"bout":null,"peak_dps":null}"#])
         say(client, "{\"type\":\"ask\",\"id\":\"again\"}\n")
         stream.server.poll(t: 4)
         stream.gesture(.shake, t: 4.5)
@@ -408,7 +408,7 @@ struct RequestScannerTests {
         let hello = EventStream.helloLine(StreamHello(imu: "MPU-9250", magnetometer: "AK8963", rates: LoopRates(), stateHz: 60))
         #expect(!hello.overflowed)
         let v = try JSONParser.parse(hello.text)
-        #expect(v["requests"] == .array([.string("ask"), .string("subscribe")]))
+        #expect(v["requests"] == .array([.string("ask"), .string("subscribe"), .string("recenter")]))
         #expect(v["version"] == .number(1))
         #expect(EventStream.protocolVersion == 1)
     }

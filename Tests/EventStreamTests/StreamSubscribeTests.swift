@@ -268,7 +268,7 @@ struct SubscribeScannerTests {
         var settings = EventStream.Settings()
         settings.socketPath = StreamServerTests.tempPath("sub-stream-" + name)
         settings.stateHz = stateHz
-        let stream = try EventStream(settings: settings, hello: StreamHello(imu: "test", magnetometer: nil, rates: LoopRates(),
+        let stream = try EventStream(settings: settings, hello: StreamHello(imu: "test", magnetometer: "AK8963", rates: LoopRates(),  // calibration lines need one
                                                                            stateHz: stateHz))
         let a = try Client(path: settings.socketPath)
         let b = try Client(path: settings.socketPath)
@@ -276,11 +276,11 @@ struct SubscribeScannerTests {
         return (stream, a, b)
     }
 
-    @Test func theHelloListsAskAndSubscribe() throws {
+    @Test func theHelloListsAskSubscribeAndRecenter() throws {
         let (stream, a, b) = try openStream("hello", stateHz: 60)
         defer { stream.stop(); a.close(); b.close() }
         let hello = try JSONParser.parse(a.readLines().first ?? "")
-        #expect(hello["requests"] == .array([.string("ask"), .string("subscribe")]))
+        #expect(hello["requests"] == .array([.string("ask"), .string("subscribe"), .string("recenter")]))
         #expect(hello["version"] == .number(1))
         #expect(hello["rates"]?["state_hz"] == .number(60))
     }

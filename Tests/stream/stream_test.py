@@ -158,9 +158,9 @@ check("paused-received-plus-dropped-equals-sent", abs(p_states + p_dropped - len
       f"{p_states} + {p_dropped} vs {len(states)} + {len(calibrations)} sent to the early client")
 order_ok = True
 for a, b in zip(paused, paused[1:]):
-    if a["type"] == "dropped" and b["type"] not in ("state", "calibration", "gesture", "fault"):
+    if a["type"] == "dropped" and b["type"] not in ("state", "calibration", "gesture", "bout_end", "fault"):
         order_ok = False
-check("paused-line-types-known", all(m["type"] in ("hello", "state", "calibration", "gesture", "dropped", "fault") for m in paused) and order_ok)
+check("paused-line-types-known", all(m["type"] in ("hello", "state", "calibration", "gesture", "bout_end", "dropped", "fault") for m in paused) and order_ok)
 
 late_first_state = next((m["t"] for m in late if m["type"] == "state"), None)
 late_truth = [g for g in truth if late_first_state is not None and g[1] >= late_first_state - 0.01]
@@ -267,9 +267,28 @@ if os.path.exists(trace_src):
     check("replay-stream-gestures-match-summary", ok and len(want) >= 1 and with_details
           and same(got, [w for w in want if w[1] >= first_t], 0.0006),
           f"client {got} vs summary {want} (client from t={first_t})")
+    hello = replayed[0] if replayed else {}
+    check("replay-stream-hello-names-the-mount-given", hello.get("mount") == "-x,z,y" and hello.get("mount_source") == "option",
+          json.dumps(hello)[:300])
     states = [m["t"] for m in replayed if m["type"] == "state"]
     check("replay-stream-state-60-per-trace-second", len(states) > 1 and abs((len(states) - 1) / (states[-1] - states[0]) - 60) < 1,
           f"{len(states)} state lines over {states[-1] - states[0] if states else 0:.2f} s of trace time")
+
+    # With --config and the mount `calibrate --mount` learned beside its calibration file, the hello names that.
+    config = os.path.join(tmp, "config.json")
+    with open(config, "w") as f:
+        json.dump({"calibrationFile": os.path.join(tmp, "calibration.json")}, f)
+    learned = subprocess.run([BIN, "calibrate", "--mount", "--simulated", "--worn=-x,z,y", "--config", config],
+                             capture_output=True, text=True, timeout=120)
+    proc = subprocess.Popen([BIN, "replay", trace, "--config", config, "--json", "--socket", path],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = ""
+    if wait_for_socket(path, proc):
+        first = connect(path).makefile("r", encoding="utf-8").readline()
+    proc.communicate(timeout=60)
+    hello = json.loads(first) if first else {}
+    check("replay-config-hello-names-the-learned-mount", learned.returncode == 0 and hello.get("mount") == "-x,z,y"
+          and hello.get("mount_source") == "learned", f"calibrate rc={learned.returncode}; {json.dumps(hello)[:300]}")
 else:
     print("SKIP replay-stream -- needs ../shared (README: Shared recordings): ../shared/data/gestures/st26_nod.csv not found")
 
