@@ -132,9 +132,9 @@ valid_headings = [m for m in states if m["heading_valid"]]
 check("heading-valid-most-of-the-time", len(valid_headings) > 0.8 * len(states), f"{len(valid_headings)}/{len(states)}")
 # Independent truth for heading: the story faces north (0 deg) before the nod, and ends facing 180 deg.
 near = lambda t: min(states, key=lambda m: abs(m["t"] - t))
-north, south = near(8.5)["heading_deg"], near(20.5)["heading_deg"]
+north, south = near(8.5)["heading_deg"], near(23.5)["heading_deg"]
 check("heading-follows-story", north is not None and min(north, 360 - north) < 10 and south is not None and abs(south - 180) < (10 if quiet_machine else 25),
-      f"t=8.5 s: {north}, t=20.5 s: {south}")
+      f"t=8.5 s: {north}, t=23.5 s: {south}")
 
 # The background calibration's line, about once a second: state, fit, regions (README "Event stream").
 calibrations = [m for m in early if m["type"] == "calibration"]
