@@ -57,7 +57,7 @@ struct DemoCommand: Command {
         var lastPrinted = -1.0
         demo.onQuestion = { _, t in
             if !live { Console.out("t=\(fixed(t, 2))s an app asks a yes/no question (a single nod or shake answers it)") }
-            else { lastEvent = "an app asks: nod or shake once to answer" }
+            else { lastEvent = "app asks yes/no" }   // no longer than "SHAKE at 13.2 s": the live row fits 80 columns
         }
         demo.onAnswer = { a, t in
             let said = a.gesture.map { "\($0.rawValue) (\($0 == .nod ? "yes" : "no"))" } ?? "none (timed out)"
