@@ -22,10 +22,14 @@ public protocol Command {
     static var documentedSubcommands: [(name: String, summary: String, help: String)] { get }
     /// What `--json` prints on standard output when the command fails: a script that asked for JSON gets JSON.
     static func jsonFailure(_ message: String) -> String
+    /// True for commands that serve the socket or write files: `main` installs the clean stop on INT, TERM,
+    /// HUP and a closed output (`StopSignals.installForCleanStop`) before they create anything, and they poll it.
+    static var stopsCleanly: Bool { get }
 }
 
 extension Command {
     public static var dispatchesSubcommands: Bool { false }
+    public static var stopsCleanly: Bool { false }
     public static var extraExitStatuses: [(status: Int32, meaning: String)] { [] }
     public static var documentedSubcommands: [(name: String, summary: String, help: String)] { [] }
     public static func jsonFailure(_ message: String) -> String { "{\"ok\":false,\"error\":\(JSONValue.quoted(message))}" }
