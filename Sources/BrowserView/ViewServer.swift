@@ -34,6 +34,8 @@ public final class ViewServer {
     }
 
     public static let defaultPort = 8740
+    /// POLLRDHUP (Linux): the peer shut down its sending side or closed. Glibc exports it only with _GNU_SOURCE.
+    static let peerHungUp = Int16(0x2000)
     /// Per stream; Linux doubles it. A second of state lines at 60 Hz is about 20 KiB.
     static let kernelSendBufferBytes = 32 << 10
 
@@ -77,6 +79,9 @@ public final class ViewServer {
         calibration = LineHistory(capacity: settings.calibrationHistoryBytes)
     }
 
+    /// Pages streaming now.
+    var streamCount: Int { connections.filter { $0.fd >= 0 && $0.phase == .stream }.count }
+
     /// The URL to open.
     public var url: String { "http://127.0.0.1:\(port)/" }
 
@@ -116,7 +121,11 @@ public final class ViewServer {
         for c in connections where c.fd >= 0 {
             var events = Int16(0)
             switch c.phase {
-            case .request, .linger, .stream: events |= Int16(POLLIN)
+            case .request, .linger: events |= Int16(POLLIN)
+            // A page sends nothing after its request: only its hang-up is watched, never its bytes. Reading them
+            // let a client that floods its stream connection keep this loop copying and discarding (4 flooders
+            // cost the view 42 % of a core); unread, they fill that client's own socket and nothing else.
+            case .stream: events |= ViewServer.peerHungUp
             case .respond: break
             }
             if !c.out.isEmpty { events |= Int16(POLLOUT) }
@@ -134,6 +143,7 @@ public final class ViewServer {
         }
         for (i, c) in polled where c.fd >= 0 {
             let r = fds[i].revents
+            if c.phase == .stream && r & (ViewServer.peerHungUp | Int16(POLLHUP | POLLERR)) != 0 { c.close(); continue }
             if r & Int16(POLLIN | POLLHUP | POLLERR) != 0 { receive(c, now: now) }
             if c.fd >= 0 && !c.out.isEmpty && r & Int16(POLLOUT | POLLERR | POLLHUP) != 0 { flush(c, now: now) }
         }
