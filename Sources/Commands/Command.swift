@@ -109,7 +109,9 @@ public struct Arguments {
 
     public mutating func double(_ name: String) throws -> Double? {
         guard let s = try option(name) else { return nil }
-        guard let v = Double(s), v.isFinite else { throw CommandError("--\(name) expects a number, got '\(s)'", status: 2) }
+        guard let v = CommandLineNumber.parse(s) else {
+            throw CommandError("--\(name) expects a decimal number such as 2 or 0.5, got \(Shown.quoted(s))", status: 2)
+        }
         return v
     }
 
@@ -120,9 +122,9 @@ public struct Arguments {
         return v
     }
 
-    /// A duration in seconds: more than 0 and at most a year (a loop bound, so never absurd).
+    /// A duration in seconds: at least a millisecond and at most a year (a loop bound, so never absurd).
     public mutating func duration(_ name: String = "duration") throws -> Double? {
-        try double(name, in: 1e-3...(366 * 86400), what: "a time in seconds above 0 (at most a year)")
+        try double(name, in: 1e-3...(366 * 86400), what: "a time in seconds from 0.001 up to a year (31622400)")
     }
 
     /// `--name FILE` for something the command will write, checked now so that a typo fails before the work
