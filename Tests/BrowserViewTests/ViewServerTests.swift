@@ -195,6 +195,41 @@ import ViewPage
         #expect(s.totals.refused[408] == 1)
     }
 
+    /// Connections that trickle their request heads hold every slot: a new connection replaces the one that has
+    /// waited longest, so a normal `GET /` is answered (it got 503 while the tricklers kept every slot).
+    @Test func tricklersCannotLockOutAPage() throws {
+        let s = try server("lockout") { $0.maxStreams = 1; $0.maxRequests = 2; $0.evictRequestsAfter = 0.05 }
+        let tricklers = (0..<3).map { _ in Browser(port: s.port) }
+        tricklers.forEach { $0.send("GET / HTTP/1.1\r\nHost: loc") }
+        pump(s, tricklers, rounds: 10) { false }  // 0.1 s: every slot taken, each older than evictRequestsAfter
+        let page = Browser(port: s.port)
+        page.send(Self.get)
+        #expect(pump(s, [page]) { page.closed })
+        #expect(page.statusLine == "HTTP/1.1 200 OK")
+        tricklers.forEach { $0.read() }
+        #expect(tricklers.filter { $0.statusLine == "HTTP/1.1 408 Request Timeout" }.count == 1)
+    }
+
+    /// A page that takes nothing (its buffers full, lines waiting) is cut off after `streamStalledAfter`, even
+    /// when only droppable state lines wait for it: it held a stream slot for as long as it stayed connected.
+    @Test func aStreamThatStopsReadingIsCutOff() throws {
+        let s = try server("stalled") { $0.streamStalledAfter = 0.2; $0.streamQueueBytes = 64 << 10; $0.streamReserveBytes = 16 << 10 }
+        let tracker = FakeTracker(path: s.settings.socketPath)
+        defer { tracker.stop() }
+        #expect(pump(s) { tracker.acceptView() })
+        tracker.send(#"{"type":"hello","version":1,"imu":"fake"}"#)
+        let idle = Browser(port: s.port, receiveBuffer: 4096)
+        idle.send(Self.events)
+        pump(s, rounds: 10) { false }  // never reads
+        let pad = String(repeating: "x", count: 1000)
+        var i = 0
+        #expect(pump(s, rounds: 1000) {
+            for _ in 0..<20 { tracker.send(#"{"type":"state","i":\#(i),"pad":"\#(pad)"}"#); i += 1 }
+            return s.totals.streamsCutSlow == 1
+        })
+        #expect(s.streamCount == 0)
+    }
+
     @Test func hugeHeadersGet431AndTheConnectionEnds() throws {
         let s = try server("huge")
         let b = Browser(port: s.port)
