@@ -31,6 +31,9 @@ public final class ViewServer {
         public var historyBytes = 256 << 10
         /// Calibration lines kept for a page that opens during a calibration: about 10 000 samples.
         public var calibrationHistoryBytes = 256 << 10
+        /// Serve `/events` only to local users who may connect to the socket themselves (`PeerAccess`); off only
+        /// in tests that have no /proc/net/tcp to look in.
+        public var checkPeerAccess = true
         /// How often to try the tracker's socket again while it is not there.
         public var retryInterval = 0.5
         /// A `view` status event this often, so the page knows the view itself is alive.
@@ -242,6 +245,7 @@ public final class ViewServer {
         case let .refuse(why):
             refuse(c, why, now: now)
         case .events:
+            if let why = streamRefusal(c) { refuse(c, why, now: now); return }
             guard connections.filter({ $0.phase == .stream && $0.fd >= 0 }).count < settings.maxStreams else {
                 refuse(c, HTTPRejection(503, "the view serves \(settings.maxStreams) pages at once: close one and reload"), now: now)
                 return
@@ -261,6 +265,21 @@ public final class ViewServer {
             if !c.out.append(opening) { c.close(); return }
             flush(c, now: now)
         }
+    }
+
+    /// Why the user at the far end may not have the stream, or nil when they may: the view passes it on only to
+    /// those the socket itself would let in, so a running view does not make it readable by every local user.
+    private func streamRefusal(_ c: Connection) -> HTTPRejection? {
+        guard settings.checkPeerAccess else { return nil }
+        guard let uid = PeerAccess.peerUID(c.fd) else {
+            return HTTPRejection(403, "cannot tell which local user is connecting (no entry in /proc/net/tcp), so the stream is not passed on")
+        }
+        guard PeerAccess.mayConnect(uid: uid, to: settings.socketPath) else {
+            let name = getpwuid(uid).map { String(cString: $0.pointee.pw_name) } ?? "uid \(uid)"
+            return HTTPRejection(403, "user \(name) may not read the event stream \(settings.socketPath), so this view does not pass it on: "
+                + "add the user to the socket's group (sudo usermod -aG headtrack \(name), then log in again)")
+        }
+        return nil
     }
 
     private func refuse(_ c: Connection, _ why: HTTPRejection, now: Double) {
