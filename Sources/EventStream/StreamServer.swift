@@ -27,9 +27,9 @@ public final class StreamServer {
         /// A client with bytes waiting that takes none for this long (loop seconds) has stopped reading: it is
         /// disconnected even if its reserve never fills.
         public var stalledAfter = 30.0
-        /// Connections accepted (or refused as too many) per display tick: 4 at 60 Hz lets 240 clients a
+        /// Connections accepted (or refused as too many) per display tick: 2 at 60 Hz lets 120 clients a
         /// second in, far more than apps start, and bounds what a connect/disconnect storm costs a tick.
-        public var acceptsPerTick = 4
+        public var acceptsPerTick = 2
         /// What to do when the socket's directory does not exist (the service knows its RuntimeDirectory).
         public var missingDirectoryHint = UnixListener.defaultDirectoryHint
         public init() {}
