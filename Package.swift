@@ -123,7 +123,7 @@ let package = Package(
         .executableTarget(name: "headtrack-lab", dependencies: ["LabCommands"], swiftSettings: strict),
         // libFuzzer targets for the parsers, replay and the event stream's input; real only under scripts/fuzz.sh (-DFUZZING).
         .executableTarget(name: "HeadtrackFuzz", dependencies: ["LibC", "Geometry", "Fusion", "SensorCalibration", "Tracking", "Formats", "EventStream",
-                                                                "Plots"],
+                                                                "Plots", "BrowserView"],
                           swiftSettings: strict),
 
         // Test helpers more than one test target needs (temporary directories, files written without FileIO).

@@ -79,12 +79,25 @@ passthrough=() # options remote-install.sh understands as they are
 
 set_mode() { [ -z "$mode" ] || die 1 "choose one of --binary, --swift-sdk, --build-on-board, --rollback, --status, --watch, --calibrate, --view"; mode=$1; }
 headtrack_args=() # after --, for --watch, --calibrate and --view
-port_number() { [[ $2 =~ ^[0-9]+$ ]] && [ "$2" -ge 1 ] && [ "$2" -le 65535 ] || die 1 "$1 needs a port number 1...65535, got '$2'"; }
+# need OPTION [VALUE...]: OPTION must have a value (a usage error naming it, not bash's "line N: 2: ...").
+need() {
+    local what
+    case $1 in
+        --binary) what="a path to the headtrack binary" ;; --swift-sdk) what="an SDK name (swift sdk list)" ;;
+        -i | --identity) what="a key file" ;; -o | --ssh-option) what="an ssh option, e.g. -o ConnectTimeout=5" ;;
+        --target-root) what="a directory" ;; *) what="a value" ;;
+    esac
+    [ $# -ge 2 ] && [ -n "$2" ] || die 1 "$1 needs $what (see --help)"
+}
+port_number() {
+    [ -n "$2" ] || die 1 "$1 needs a port number 1...65535 (see --help)"
+    [[ $2 =~ ^[0-9]+$ ]] && [ "$2" -ge 1 ] && [ "$2" -le 65535 ] || die 1 "$1 needs a port number 1...65535, got '$2'"
+}
 
 while [ $# -gt 0 ]; do
     case $1 in
-        --binary) set_mode binary; binary=${2:?--binary needs a path}; shift ;;
-        --swift-sdk) set_mode swift-sdk; swift_sdk=${2:?--swift-sdk needs an SDK name (swift sdk list)}; shift ;;
+        --binary) need "$@"; set_mode binary; binary=$2; shift ;;
+        --swift-sdk) need "$@"; set_mode swift-sdk; swift_sdk=$2; shift ;;
         --build-on-board) set_mode build-on-board ;;
         --rollback) set_mode rollback ;;
         --status) set_mode status ;;
@@ -95,12 +108,12 @@ while [ $# -gt 0 ]; do
         --board-port) port_number "$1" "${2:-}"; board_port=$2; shift ;;
         --) shift; headtrack_args=("$@"); break ;;
         --version | --board | --keep | --health-timeout | --settle)
-            passthrough+=("$1" "${2:?$1 needs a value}"); shift ;;
+            need "$@"; passthrough+=("$1" "$2"); shift ;;
         --dry-run) dry_run=1 ;;
-        -p | --port) port=${2:?--port needs a number}; shift ;;
-        -i | --identity) identity=${2:?--identity needs a key file}; shift ;;
-        -o | --ssh-option) ssh_options+=(-o "${2:?--ssh-option needs an option}"); shift ;;
-        --target-root) target_root=${2:?--target-root needs a directory}; shift ;;
+        -p | --port) port_number "$1" "${2:-}"; port=$2; shift ;;
+        -i | --identity) need "$@"; identity=$2; shift ;;
+        -o | --ssh-option) need "$@"; ssh_options+=(-o "$2"); shift ;;
+        --target-root) need "$@"; target_root=$2; shift ;;
         -h | --help) usage; exit 0 ;;
         -*) die 1 "unknown option $1 (see --help)" ;;
         *) [ -z "$target" ] || die 1 "more than one target ($target, $1)"; target=$1 ;;

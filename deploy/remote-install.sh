@@ -67,6 +67,8 @@ mutate() {
     fi
 }
 run() { mutate "$(printf '%q ' "$@")" "$@"; }
+# did PAST FUTURE: the verb for a summary line after mutate: what was done, or under --dry-run what would be.
+did() { if [ "$DRY_RUN" = 1 ]; then printf '%s' "$2"; else printf '%s' "$1"; fi; }
 
 write_file() { # mode uid gid path < content
     local tmp status=0
@@ -256,7 +258,7 @@ setup_i2c() { # fragment
         rm -f "$block"
         run mkdir -p "$R/run"
         printf 'I2C was enabled in %s\n' "${config_txt#"$R"}" | write_file 0644 0 0 "$REBOOT_FLAG"
-        say "I2C: enabled at 400 kHz in ${config_txt#"$R"}; a reboot is needed before the service can start"
+        say "I2C: $(did enabled 'would enable') at 400 kHz in ${config_txt#"$R"}; a reboot is needed before the service can start"
     fi
     if [ "$(cat "$MODULES_LOAD" 2>/dev/null)" != i2c-dev ]; then
         run mkdir -p "$(dirname "$MODULES_LOAD")"
@@ -343,7 +345,7 @@ install_config_and_state() { # board_dir preset
           grep -v '^[[:space:]]*//' "$board/config.json" |
               sed "s/\"chip\": \"pinctrl-bcm2711\"/\"chip\": \"$chip\"/"; } |
             write_file 0640 0 "$gid" "$CONFIG"
-        say "config: wrote ${CONFIG#"$R"} for ${preset:-an unknown board} (gpio.chip $chip)"
+        say "config: $(did wrote 'would write') ${CONFIG#"$R"} for ${preset:-an unknown board} (gpio.chip $chip)"
     fi
     # Calibration lives here; an existing directory and everything in it are left exactly as they are.
     [ -d "$STATE_DIR" ] || run install -d -m 0750 -o "$uid" -g "$gid" "$STATE_DIR"
@@ -420,7 +422,7 @@ create_release() { # binary board_dir script version binary_arch; sets RELEASE_D
     durable "$partial/headtrack"
     run mv -T "$partial" "$RELEASE_DIR"
     durable "$RELEASE_DIR"
-    say "release: $version (sha256 ${sha:0:12}) in ${RELEASE_DIR#"$R"}"
+    say "release: $version (sha256 ${sha:0:12}) $(did in 'would be in') ${RELEASE_DIR#"$R"}"
 }
 
 # Release names are checked to be [A-Za-z0-9._+-] only, so splitting ls output on whitespace is safe here.

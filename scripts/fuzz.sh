@@ -11,7 +11,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=60
-all=(json config calibration truth trace replay mount stream request)
+all=(json config calibration truth trace replay mount stream request viewrequest number)
 targets=()
 while [ $# -gt 0 ]; do
   case $1 in

@@ -50,7 +50,9 @@ final class TrackerLink {
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (i, b) in bytes.enumerated() { raw[i] = b }
         }
-        let s = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        // Non-blocking: a tracker that is frozen (SIGSTOP, a debugger) with its listen queue full made a blocking
+        // connect wait until it resumed, and every page with it. On AF_UNIX a full queue is EAGAIN at once.
+        let s = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard s >= 0 else { state = .waiting("cannot create a socket: \(errorText())"); return state != before }
         let r = withUnsafePointer(to: &address) { p in
             p.withMemoryRebound(to: sockaddr.self, capacity: 1) { LibC.connect(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
@@ -71,6 +73,8 @@ final class TrackerLink {
         case ENOENT: state = .waiting("no event stream at \(path) yet: is headtrack running (with --socket \(path) for run --simulated, demo, replay)?")
         case EACCES: state = .waiting("no permission to connect to \(path): run the view as a user in the headtrack group (sudo usermod -aG headtrack $USER, log in again)")
         case ECONNREFUSED: state = .waiting("nothing serves \(path) (left over from a headtrack that stopped): waiting for it to start again")
+        case EAGAIN:
+            state = .waiting("the tracker at \(path) accepts no connection now (stopped or frozen, its queue full): trying again every \(retryInterval) s")
         default: state = .waiting("cannot connect to \(path): \(errorText(e))")
         }
         return state != before

@@ -16,6 +16,13 @@ public final class ViewServer {
         public var maxRequests = 4
         /// A request head must arrive whole within this (a connection that trickles bytes is cut off).
         public var requestTimeout = 5.0
+        /// When every slot is taken, a new connection replaces the one that has waited longest for its request
+        /// head, if it has waited at least this long: twelve connections trickling a byte a second, reopened as
+        /// they were cut off, kept every slot and a normal `GET /` got 503 in 29 of 30 tries.
+        public var evictRequestsAfter = 0.25
+        /// A page that takes none of the lines waiting for it for this long has stopped reading (a tab that
+        /// reads keeps up with 15 KB/s easily): it is cut off, so it cannot hold a stream slot forever.
+        public var streamStalledAfter = 10.0
         /// Queue per stream: over 30 s of state lines at 60 Hz, for a browser tab in the background.
         public var streamQueueBytes = 1 << 20
         /// The part of that queue state and calibration lines may not use, kept for gestures and faults.
@@ -24,6 +31,9 @@ public final class ViewServer {
         public var historyBytes = 256 << 10
         /// Calibration lines kept for a page that opens during a calibration: about 10 000 samples.
         public var calibrationHistoryBytes = 256 << 10
+        /// Serve `/events` only to local users who may connect to the socket themselves (`PeerAccess`); off only
+        /// in tests that have no /proc/net/tcp to look in.
+        public var checkPeerAccess = true
         /// How often to try the tracker's socket again while it is not there.
         public var retryInterval = 0.5
         /// A `view` status event this often, so the page knows the view itself is alive.
@@ -34,6 +44,8 @@ public final class ViewServer {
     }
 
     public static let defaultPort = 8740
+    /// POLLRDHUP (Linux): the peer shut down its sending side or closed. Glibc exports it only with _GNU_SOURCE.
+    static let peerHungUp = Int16(0x2000)
     /// Per stream; Linux doubles it. A second of state lines at 60 Hz is about 20 KiB.
     static let kernelSendBufferBytes = 32 << 10
 
@@ -77,6 +89,9 @@ public final class ViewServer {
         calibration = LineHistory(capacity: settings.calibrationHistoryBytes)
     }
 
+    /// Pages streaming now.
+    var streamCount: Int { connections.filter { $0.fd >= 0 && $0.phase == .stream }.count }
+
     /// The URL to open.
     public var url: String { "http://127.0.0.1:\(port)/" }
 
@@ -116,7 +131,11 @@ public final class ViewServer {
         for c in connections where c.fd >= 0 {
             var events = Int16(0)
             switch c.phase {
-            case .request, .linger, .stream: events |= Int16(POLLIN)
+            case .request, .linger: events |= Int16(POLLIN)
+            // A page sends nothing after its request: only its hang-up is watched, never its bytes. Reading them
+            // let a client that floods its stream connection keep this loop copying and discarding (4 flooders
+            // cost the view 42 % of a core); unread, they fill that client's own socket and nothing else.
+            case .stream: events |= ViewServer.peerHungUp
             case .respond: break
             }
             if !c.out.isEmpty { events |= Int16(POLLOUT) }
@@ -134,6 +153,7 @@ public final class ViewServer {
         }
         for (i, c) in polled where c.fd >= 0 {
             let r = fds[i].revents
+            if c.phase == .stream && r & (ViewServer.peerHungUp | Int16(POLLHUP | POLLERR)) != 0 { c.close(); continue }
             if r & Int16(POLLIN | POLLHUP | POLLERR) != 0 { receive(c, now: now) }
             if c.fd >= 0 && !c.out.isEmpty && r & Int16(POLLOUT | POLLERR | POLLHUP) != 0 { flush(c, now: now) }
         }
@@ -144,6 +164,10 @@ public final class ViewServer {
             } else {
                 c.close()
             }
+        }
+        for c in connections where c.fd >= 0 && c.phase == .stream && !c.out.isEmpty && now - c.lastProgress > settings.streamStalledAfter {
+            totals.streamsCutSlow += 1
+            c.close()
         }
         if now >= nextHeartbeat {
             nextHeartbeat = now + settings.heartbeatInterval
@@ -156,7 +180,7 @@ public final class ViewServer {
     private func acceptAll(now: Double) {
         for _ in 0..<64 {
             guard let fd = listener.accept() else { return }
-            guard let slot = connections.first(where: { $0.fd < 0 }) else {
+            guard let slot = connections.first(where: { $0.fd < 0 }) ?? evictLongestWaiting(now: now) else {
                 // Every slot is taken: say so at once (a best effort on the fresh socket) instead of queueing.
                 count(503)
                 let bytes = HTTPResponse.error(HTTPRejection(503, "the view serves \(settings.maxStreams) pages at once: close one and reload"))
@@ -165,8 +189,20 @@ public final class ViewServer {
                 LibC.close(fd)
                 continue
             }
-            slot.open(fd, deadline: now + settings.requestTimeout)
+            slot.open(fd, now: now, deadline: now + settings.requestTimeout)
         }
+    }
+
+    /// The slot of the connection that has waited longest for its request head (at least
+    /// `evictRequestsAfter`), told 408 and closed; nil when none has.
+    private func evictLongestWaiting(now: Double) -> Connection? {
+        let waiting = connections.filter { $0.fd >= 0 && $0.phase == .request && now - $0.openedAt >= settings.evictRequestsAfter }
+        guard let oldest = waiting.min(by: { $0.openedAt < $1.openedAt }) else { return nil }
+        count(408)
+        let bytes = HTTPResponse.error(HTTPRejection(408, "the request did not arrive in time, and another connection needed the slot"))
+        _ = bytes.withUnsafeBytes { LibC.send(oldest.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL)) }
+        oldest.close()
+        return oldest
     }
 
     private func receive(_ c: Connection, now: Double) {
@@ -209,12 +245,14 @@ public final class ViewServer {
         case let .refuse(why):
             refuse(c, why, now: now)
         case .events:
+            if let why = streamRefusal(c) { refuse(c, why, now: now); return }
             guard connections.filter({ $0.phase == .stream && $0.fd >= 0 }).count < settings.maxStreams else {
                 refuse(c, HTTPRejection(503, "the view serves \(settings.maxStreams) pages at once: close one and reload"), now: now)
                 return
             }
             totals.streamsOpened += 1
             c.startStream(capacity: settings.streamQueueBytes)
+            c.lastProgress = now
             // A small kernel buffer, so a slow page's backlog waits in its queue, where state lines are dropped
             // first and counted, rather than in the kernel.
             var size = Int32(ViewServer.kernelSendBufferBytes)
@@ -229,6 +267,21 @@ public final class ViewServer {
         }
     }
 
+    /// Why the user at the far end may not have the stream, or nil when they may: the view passes it on only to
+    /// those the socket itself would let in, so a running view does not make it readable by every local user.
+    private func streamRefusal(_ c: Connection) -> HTTPRejection? {
+        guard settings.checkPeerAccess else { return nil }
+        guard let uid = PeerAccess.peerUID(c.fd) else {
+            return HTTPRejection(403, "cannot tell which local user is connecting (no entry in /proc/net/tcp), so the stream is not passed on")
+        }
+        guard PeerAccess.mayConnect(uid: uid, to: settings.socketPath) else {
+            let name = getpwuid(uid).map { String(cString: $0.pointee.pw_name) } ?? "uid \(uid)"
+            return HTTPRejection(403, "user \(name) may not read the event stream \(settings.socketPath), so this view does not pass it on: "
+                + "add the user to the socket's group (sudo usermod -aG headtrack \(name), then log in again)")
+        }
+        return nil
+    }
+
     private func refuse(_ c: Connection, _ why: HTTPRejection, now: Double) {
         count(why.status)
         c.respond(HTTPResponse.error(why))
@@ -238,7 +291,8 @@ public final class ViewServer {
     private func count(_ status: Int) { totals.refused[status, default: 0] += 1 }
 
     private func flush(_ c: Connection, now: Double) {
-        guard c.out.drain(to: c.fd) != nil else { c.close(); return }
+        guard let sent = c.out.drain(to: c.fd) else { c.close(); return }
+        if sent > 0 || c.out.isEmpty { c.lastProgress = now }
         if c.phase == .respond && c.out.isEmpty {
             // Answered: half-close and read what the browser still sends for a moment, so closing does not
             // reset the connection before it has read the answer.
@@ -327,6 +381,10 @@ final class Connection {
     var parser: HTTPRequestParser
     var out = OutputQueue(capacity: Connection.responseBytes)
     var deadline = 0.0
+    /// When it was accepted (the longest waiting for its request head is the one replaced when slots run out).
+    var openedAt = 0.0
+    /// When a stream last had bytes taken by the kernel, or nothing waiting.
+    var lastProgress = 0.0
     var dropped = 0
     var lingered = 0
     let limits: HTTPRequestParser.Limits
@@ -338,8 +396,10 @@ final class Connection {
         parser = HTTPRequestParser(limits: limits)
     }
 
-    func open(_ fd: Int32, deadline: Double) {
+    func open(_ fd: Int32, now: Double, deadline: Double) {
         self.fd = fd
+        openedAt = now
+        lastProgress = now
         phase = .request
         parser = HTTPRequestParser(limits: limits)
         out = OutputQueue(capacity: Connection.responseBytes)

@@ -113,6 +113,8 @@ void ht_install_stop_handlers(void) {
 
 int ht_stop_requested(void) { return (int)stop_signal; }
 
+void ht_request_stop(int signo) { if (!stop_signal) stop_signal = signo; }
+
 void ht_install_hangup_handlers(void) {
     ht_route_to_stop(SIGHUP);
     signal(SIGPIPE, SIG_IGN);

@@ -14,6 +14,7 @@ import EventStream
 /// step that learns how the headset is worn (`MountCalibration`).
 struct CalibrateCommand: Command {
     static let name = "calibrate"
+    static let stopsCleanly = true
     static let summary = "learn how the headset is worn (--mount); measure gyro bias and magnetometer hard/soft iron"
     static let help = """
         usage: headtrack calibrate --mount [--out FILE] [--i2c DEV] [--config FILE] [--duration S]
@@ -145,10 +146,11 @@ struct CalibrateCommand: Command {
                 replayStreaming(recording, into: &session, broadcast: b, speed: speed ?? 1)
             } else {
                 // The same stop rule as on the sensors: the fit uses the samples up to the moment it is complete.
-                for r in recording.records where session.phase != .complete {
+                for r in recording.records where session.phase != .complete && !StopSignals.requested {
                     session.add(t: r.t, gyro: r.gyro, accel: r.accel, mag: r.mag)
                 }
             }
+            if StopSignals.requested { throw CommandError("stopped by \(StopSignals.cause) before the fit: nothing saved") }
             if session.phase == .keepStill {
                 throw CommandError("\(path) never holds still for \(fixed(settings.restSeconds, 0)) s: pass --skip-gyro to calibrate only the magnetometer")
             }
@@ -253,7 +255,8 @@ struct CalibrateCommand: Command {
         var state = session
         var pendingGesture: (t: Double, event: GestureEvent)? = nil
         Replay.run(recording, settings: Pipeline.Settings()) { event, pipeline in
-            guard state.phase != .complete else { return }  // the rest of the trace runs unpaced and unsent
+            // The rest of the trace, after the turn is complete or a stop, runs unpaced and unsent.
+            guard state.phase != .complete && !StopSignals.requested else { return }
             switch event {
             case let .sample(index, t):
                 if let g = pendingGesture {

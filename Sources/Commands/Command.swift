@@ -22,10 +22,14 @@ public protocol Command {
     static var documentedSubcommands: [(name: String, summary: String, help: String)] { get }
     /// What `--json` prints on standard output when the command fails: a script that asked for JSON gets JSON.
     static func jsonFailure(_ message: String) -> String
+    /// True for commands that serve the socket or write files: `main` installs the clean stop on INT, TERM,
+    /// HUP and a closed output (`StopSignals.installForCleanStop`) before they create anything, and they poll it.
+    static var stopsCleanly: Bool { get }
 }
 
 extension Command {
     public static var dispatchesSubcommands: Bool { false }
+    public static var stopsCleanly: Bool { false }
     public static var extraExitStatuses: [(status: Int32, meaning: String)] { [] }
     public static var documentedSubcommands: [(name: String, summary: String, help: String)] { [] }
     public static func jsonFailure(_ message: String) -> String { "{\"ok\":false,\"error\":\(JSONValue.quoted(message))}" }
@@ -105,7 +109,9 @@ public struct Arguments {
 
     public mutating func double(_ name: String) throws -> Double? {
         guard let s = try option(name) else { return nil }
-        guard let v = Double(s), v.isFinite else { throw CommandError("--\(name) expects a number, got '\(s)'", status: 2) }
+        guard let v = CommandLineNumber.parse(s) else {
+            throw CommandError("--\(name) expects a decimal number such as 2 or 0.5, got \(Shown.quoted(s))", status: 2)
+        }
         return v
     }
 
@@ -116,9 +122,9 @@ public struct Arguments {
         return v
     }
 
-    /// A duration in seconds: more than 0 and at most a year (a loop bound, so never absurd).
+    /// A duration in seconds: at least a millisecond and at most a year (a loop bound, so never absurd).
     public mutating func duration(_ name: String = "duration") throws -> Double? {
-        try double(name, in: 1e-3...(366 * 86400), what: "a time in seconds above 0 (at most a year)")
+        try double(name, in: 1e-3...(366 * 86400), what: "a time in seconds from 0.001 up to a year (31622400)")
     }
 
     /// `--name FILE` for something the command will write, checked now so that a typo fails before the work

@@ -1,3 +1,4 @@
+import Hardware
 import Service
 import Gestures
 import Formats
@@ -8,6 +9,7 @@ import Simulation
 /// `headtrack demo`: the whole pipeline on the simulated board, through a scripted story.
 struct DemoCommand: Command {
     static let name = "demo"
+    static let stopsCleanly = true
     static let summary = "run the full pipeline on a simulated board through a ~24 s scripted story"
     static let extraExitStatuses: [(status: Int32, meaning: String)] = [
         (1, "failed (the plot or the stream could not be written), or a scripted gesture was missed, invented or reported twice"),
@@ -65,7 +67,7 @@ struct DemoCommand: Command {
         }
         var recorder = PlotRecorder()
         var view = InPlaceLines()
-        let result = try demo.run(observer: { event, pipeline in
+        let result = try demo.run(shouldStop: { StopSignals.requested }, observer: { event, pipeline in
             stream?.handle(event, pipeline)
             switch event {
             case let .gesture(t, e):
@@ -86,6 +88,9 @@ struct DemoCommand: Command {
             }
         })
         if live { Console.out("") }
+        if StopSignals.requested {
+            throw CommandError("stopped by \(StopSignals.cause) before the story's end" + (plotPath == nil ? "" : ": no plot written"))
+        }
         let check = result.check
         Console.out("\nscripted gestures:")
         for (i, g) in check.expected.enumerated() {

@@ -2,6 +2,7 @@ import LibC
 import BuildInfo
 import Formats
 import Service
+import Hardware
 
 /// Entry point of the daemon: dispatches `headtrack NAME ...` to the command of that name.
 public enum HeadtrackCommand {
@@ -38,6 +39,11 @@ public enum HeadtrackCommand {
 
     public static func main() {
         var args = Array(CommandLine.arguments.dropFirst())
+        // Before the command creates anything: a signal that came between its socket and its handlers killed it
+        // with the socket, the lock and its temporaries left behind. (Not in `run`, which tests call in-process.)
+        if let name = args.first, commands.contains(where: { $0.name == name && $0.stopsCleanly }) {
+            StopSignals.installForCleanStop()
+        }
         exit(tool.run(&args, mayExec: true))
     }
 

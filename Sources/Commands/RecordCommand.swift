@@ -5,6 +5,7 @@ import SimulatedRuns
 /// `headtrack record`: raw samples to an imu-trace v1 file.
 struct RecordCommand: Command {
     static let name = "record"
+    static let stopsCleanly = true
     static let summary = "record raw IMU samples (SI units) to a trace file for replay and evaluation"
     static let help = """
         usage: headtrack record --out FILE [--duration S] [--i2c DEV] [--config FILE] [--simulated]

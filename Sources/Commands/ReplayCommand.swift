@@ -12,6 +12,7 @@ import Sensors
 /// `headtrack replay`: the pipeline over a recorded trace, as fast as it can.
 struct ReplayCommand: Command {
     static let name = "replay"
+    static let stopsCleanly = true
     static let summary = "run the pipeline over a recorded trace; write events, attitude and a plot"
     static let help = """
         usage: headtrack replay TRACE [--config FILE] [--mount F,L,U] [--calibration FILE] [--no-auto-calibration]
@@ -177,6 +178,12 @@ struct ReplayCommand: Command {
         let questionPending: () -> Bool = ask ? { true } : stream.map { s in { s.questionPending } } ?? { false }
         Replay.run(trace, settings: settings, questionPending: questionPending) { event, pipeline in
             guard failure == nil else { return }
+            // A stop (signal or closed output) ends it here: the outputs are not committed, their temporaries
+            // go with their writers, and the rest of the trace runs through unpaced and unused.
+            if StopSignals.requested {
+                failure = CommandError("stopped by \(StopSignals.cause) before the end of the trace: no output file written")
+                return
+            }
             do {
                 switch event {
                 case let .gesture(t, e):
@@ -223,6 +230,7 @@ struct ReplayCommand: Command {
             let note = w.saves > 0 ? "learned calibration saved to \(w.store.path)" : "nothing learned to save to \(w.store.path)"
             if json || tableOnStandardOutput { Console.err(note) } else { say(note) }
         }
+        if let f = failure as? CommandError { throw f }
         if let f = failure { throw CommandError("\(f)") }
         try events?.close()
         try attitude?.close()

@@ -8,6 +8,7 @@ import Geometry
 /// `headtrack run`: the pipeline on real hardware until SIGINT/SIGTERM.
 struct RunCommand: Command {
     static let name = "run"
+    static let stopsCleanly = true
     static let summary = "track the head on real hardware and drive the LEDs (until Ctrl-C / SIGTERM)"
     static let help = """
         usage: headtrack run [--i2c DEV] [--gpio-chip CHIP] [--config FILE] [--duration S] [--quiet]

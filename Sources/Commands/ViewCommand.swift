@@ -6,6 +6,7 @@ import Service
 /// `headtrack view`: the live page in a browser, served from the event stream by a process of its own.
 struct ViewCommand: Command {
     static let name = "view"
+    static let stopsCleanly = true
     static let summary = "serve a live page (3D head, LEDs, gestures, rates, calibration) to a browser on 127.0.0.1"
     static let help = """
         usage: headtrack view [--socket PATH] [--port N]

@@ -16,13 +16,21 @@ final class SocketLock {
         path = socketPath + ".lock"
         fd = -1
         for _ in 0..<100 {
-            fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+            // Non-blocking, and nothing but a regular file: a FIFO planted at this name hung the daemon in
+            // `holder`'s read, and a device would be written to.
+            fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
             guard fd >= 0 else {
                 let e = errno
                 let hint = e == ENOENT ? "its directory does not exist: \(directoryHint)"
                     : e == EACCES ? "no permission to create it there: give --socket PATH in a directory you may write"
                     : "give another --socket PATH"
                 throw StreamSocketError(message: "cannot create the event socket \(socketPath): \(String(cString: strerror(e))) (\(path)); \(hint)")
+            }
+            guard SocketLock.isRegularFile(fd) else {
+                close(fd)
+                fd = -1
+                throw StreamSocketError(message: "cannot lock \(path): it is not a regular file (planted there?); "
+                    + "remove it (rm \(path)) or give --socket PATH in a directory only headtrack may write")
             }
             guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
                 let e = errno
@@ -44,6 +52,11 @@ final class SocketLock {
         let text = Array("\(getpid())\n".utf8)
         _ = ftruncate(fd, 0)
         _ = text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+    }
+
+    private static func isRegularFile(_ fd: Int32) -> Bool {
+        var st = stat()
+        return fstat(fd, &st) == 0 && st.st_mode & S_IFMT == S_IFREG
     }
 
     /// Whether `path` still names the file open on `fd`.
@@ -74,9 +87,10 @@ final class SocketLock {
     }
 
     private static func readPid(_ lockPath: String) -> Int32? {
-        let f = open(lockPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        let f = open(lockPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard f >= 0 else { return nil }
         defer { close(f) }
+        guard isRegularFile(f) else { return nil }
         var buffer = [UInt8](repeating: 0, count: 16)
         let n = buffer.withUnsafeMutableBytes { read(f, $0.baseAddress, $0.count) }
         guard n > 1, buffer[n - 1] == UInt8(ascii: "\n") else { return nil }

@@ -28,6 +28,9 @@ public final class StreamServer {
         /// A client with bytes waiting that takes none for this long (loop seconds) has stopped reading: it is
         /// disconnected even if its reserve never fills.
         public var stalledAfter = 30.0
+        /// Connections accepted (or refused as too many) per display tick: 2 at 60 Hz lets 120 clients a
+        /// second in, far more than apps start, and bounds what a connect/disconnect storm costs a tick.
+        public var acceptsPerTick = 2
         /// What to do when the socket's directory does not exist (the service knows its RuntimeDirectory).
         public var missingDirectoryHint = UnixListener.defaultDirectoryHint
         public init() {}
@@ -110,6 +113,9 @@ public final class StreamServer {
         guard settings.maxClients >= 1 && settings.maxClients <= 64 else {
             throw StreamSocketError(message: "stream maxClients \(settings.maxClients) is out of range 1...64")
         }
+        guard settings.acceptsPerTick >= 1 && settings.acceptsPerTick <= 64 else {
+            throw StreamSocketError(message: "stream acceptsPerTick \(settings.acceptsPerTick) is out of range 1...64")
+        }
         guard settings.ringBytes >= 4096 && settings.ringBytes <= 4 << 20,
               settings.reserveBytes >= 512 && settings.reserveBytes <= settings.ringBytes / 2 else {
             throw StreamSocketError(message: "stream ring \(settings.ringBytes) B / reserve \(settings.reserveBytes) B out of range")
@@ -144,7 +150,13 @@ public final class StreamServer {
     /// ones that stopped reading.
     public func poll(t: Double) {
         tick &+= 1
-        while let fd = listener.acceptClient() { admit(fd, t: t) }
+        // A bounded number per tick, not all that wait: a storm of `connect(); close()` kept this loop accepting
+        // (and sending hellos) for as long as the stormers kept up, hundreds per tick. The rest wait in the
+        // listen queue, whose limit then makes the stormers' connects wait, not the loop.
+        for _ in 0..<settings.acceptsPerTick {
+            guard let fd = listener.acceptClient() else { break }
+            admit(fd, t: t)
+        }
         for slot in slots where slot.fd >= 0 {
             if !slot.requests.readClosed {
                 if !readRequests(slot, t: t) { disconnect(slot); continue }

@@ -29,17 +29,19 @@ public final class UnixListener {
     init(path: String, directoryHint: String = UnixListener.defaultDirectoryHint) throws(StreamSocketError) {
         self.path = path
         var address = try UnixListener.address(path)
-        // Bound and set up under a temporary name of this process's own, then renamed into place: a client never
-        // finds the socket with the wrong mode or not yet listening.
-        let staging = path + ".new\(getpid())"
-        guard var stagingAddress = try? UnixListener.address(staging) else {
-            let room = MemoryLayout.size(ofValue: address.sun_path) - 1 - (staging.utf8.count - path.utf8.count)
+        // Bound and set up in a directory of this process's own beside the path, then renamed into place: a
+        // client never finds the socket with the wrong mode or not yet listening, and no name we change can be
+        // swapped for a link by whoever else may write the socket's directory (SocketStaging).
+        let stagingPath = path + ".new\(getpid())/s"
+        guard var stagingAddress = try? UnixListener.address(stagingPath) else {
+            let room = MemoryLayout.size(ofValue: address.sun_path) - 1 - (stagingPath.utf8.count - path.utf8.count)
             throw StreamSocketError(message: "event socket path '\(path)' is \(path.utf8.count) bytes; the server needs at most \(room) "
                 + "(room for its staging name beside it): choose a shorter --socket PATH")
         }
         lock = try SocketLock(socketPath: path, directoryHint: directoryHint)
         try UnixListener.removeStale(path, address: &address)
-        unlink(staging)
+        let staging = try SocketStaging(beside: path)
+        defer { staging.remove() }
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw StreamSocketError(message: "cannot create the event socket: \(UnixListener.errorText())") }
         let bound = withUnsafePointer(to: &stagingAddress) { p in
@@ -54,26 +56,21 @@ public final class UnixListener {
                 : e == EACCES ? "no permission to create it there: give --socket PATH in a directory you may write" : "give another --socket PATH"
             throw StreamSocketError(message: "cannot create the event socket \(path): \(why); \(hint)")
         }
-        func fail(_ what: String) -> StreamSocketError {
-            let why = UnixListener.errorText()
+        func fail(_ what: String, _ e: Int32) -> StreamSocketError {
             close(fd)
             fd = -1
-            unlink(staging)
-            return StreamSocketError(message: "cannot \(what) the event socket \(path): \(why)")
+            return StreamSocketError(message: "cannot \(what) the event socket \(path): \(String(cString: strerror(e)))", errno: e)
         }
         // The unit runs with a strict UMask, so the mode bind gave the file is not the one we want: set it.
         // Group: `headtrack` where it exists (the unit's Group= already is; a manual root run is not).
-        // chown only when the group differs: under the unit (Group=headtrack) it never does, and the unit's
-        // SystemCallFilter= (~@privileged) kills the daemon for any chown call, needed or not.
-        var created = stat()
-        if let group = getgrnam(UnixListener.groupName), stat(staging, &created) == 0, created.st_gid != group.pointee.gr_gid {
-            _ = chown(staging, uid_t.max, group.pointee.gr_gid)
-        }
-        guard chmod(staging, 0o660) == 0 else { throw fail("set mode 0660 on") }
-        guard listen(fd, 16) == 0 else { throw fail("listen on") }
-        guard rename(staging, path) == 0 else { throw fail("move into place") }
+        let group = getgrnam(UnixListener.groupName).map { $0.pointee.gr_gid }
+        let modeSet = staging.setMode(group: group)
+        guard modeSet == 0 else { throw fail("set mode 0660 on", modeSet) }
+        guard listen(fd, 16) == 0 else { throw fail("listen on", errno) }
+        let moved = staging.move(to: path)
+        guard moved == 0 else { throw fail("move into place", moved) }
         var st = stat()
-        if stat(path, &st) == 0 { identity = (st.st_dev, st.st_ino) }
+        if lstat(path, &st) == 0 { identity = (st.st_dev, st.st_ino) }
     }
 
     deinit { stop() }
@@ -101,7 +98,7 @@ public final class UnixListener {
         close(fd)
         fd = -1
         var st = stat()
-        if let id = identity, stat(path, &st) == 0, st.st_dev == id.0, st.st_ino == id.1 { unlink(path) }
+        if let id = identity, lstat(path, &st) == 0, st.st_dev == id.0, st.st_ino == id.1 { unlink(path) }
         identity = nil
     }
 

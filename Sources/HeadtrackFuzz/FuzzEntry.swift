@@ -3,7 +3,7 @@
 // `swift build` and `swift test` need no fuzzer runtime.
 //
 // One binary, several targets: HEADTRACK_FUZZ_TARGET picks which input format the bytes are
-// (json, config, calibration, truth, trace, replay, mount, stream, request). Each target only asserts what must hold for
+// (json, config, calibration, truth, trace, replay, mount, stream, request, viewrequest, number). Each target only asserts what must hold for
 // every input: no trap, no hang (libFuzzer's -timeout), no runaway memory (-rss_limit_mb), and the
 // properties written below (a calibration that decodes re-encodes to itself).
 import LibC
@@ -14,9 +14,10 @@ import Tracking
 import Formats
 import Geometry
 import EventStream
+import BrowserView
 
 enum FuzzTarget: String, CaseIterable, Sendable {
-    case json, config, calibration, truth, trace, replay, mount, stream, request
+    case json, config, calibration, truth, trace, replay, mount, stream, request, viewrequest, number
 
     static let current: FuzzTarget = {
         guard let name = getenv("HEADTRACK_FUZZ_TARGET").map({ String(cString: $0) }) else {
@@ -65,6 +66,15 @@ enum FuzzTarget: String, CaseIterable, Sendable {
             _ = try? Mount(parsing: String(decoding: bytes, as: UTF8.self))
         case .stream:
             StreamInputFuzz.run(bytes)
+        case .viewrequest:
+            ViewRequestFuzz.run(bytes)
+        case .number:
+            // A command-line number: plain decimal only, finite, and what Swift's own reading gives.
+            let text = String(decoding: bytes, as: UTF8.self)
+            if let v = CommandLineNumber.parse(text) {
+                guard v.isFinite, Double(text) == v,
+                      text.utf8.allSatisfy({ "0123456789+-.eE".utf8.contains($0) }) else { fatalError("'\(text)' read as \(v)") }
+            }
         case .request:
             // One request line as the server reads it: an ask it takes has a valid id and timeout, a subscribe a
             // rate of 0 or more, and a line is exactly one of ask, subscribe, blank or refused with a message.
@@ -98,6 +108,10 @@ extension FuzzTarget {
         case .truth: return (try? GestureTruth.parse(bytes: bytes)) != nil
         case .trace, .replay: return (try? TraceFile.parse(bytes, name: "fuzz")) != nil
         case .mount: return (try? Mount(parsing: String(decoding: bytes, as: UTF8.self))) != nil
+        case .viewrequest:
+            if case .complete = ViewRequestFuzz.outcome(Array(bytes.dropFirst()), split: nil) { return true }
+            return false
+        case .number: return CommandLineNumber.parse(String(decoding: bytes, as: UTF8.self)) != nil
         case .stream: return true  // nothing a client sends closes its connection: a bad request only gets an error
         case .request:
             let r = RequestLine.read(bytes)

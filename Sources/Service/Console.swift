@@ -1,4 +1,5 @@
 import LibC
+import Hardware
 
 /// Output helpers that avoid Foundation.
 public enum Console {
@@ -33,6 +34,10 @@ public enum Console {
             if n < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN || errno == EWOULDBLOCK { droppedLines += 1 }
+                // Nobody reads any more (`run … | head`): with SIGPIPE ignored, stop the clean way instead of dying.
+                if errno == EPIPE && StopSignals.brokenOutputStops && (fd == STDOUT_FILENO || fd == STDERR_FILENO) {
+                    StopSignals.request(SIGPIPE)
+                }
                 return
             }
             offset += n

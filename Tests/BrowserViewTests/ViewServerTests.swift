@@ -150,6 +150,36 @@ import ViewPage
         }
     }
 
+    /// A tracker that is frozen with its listen queue full: the view's connect must not wait for it. It says
+    /// why it is waiting and serves the page meanwhile (a blocking connect froze the whole view until the
+    /// tracker resumed).
+    @Test func aFrozenTrackerDoesNotFreezeThePage() throws {
+        let s = try server("frozen")
+        let path = s.settings.socketPath
+        unlink(path)
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
+        let sockaddrSize = socklen_t(MemoryLayout<sockaddr_un>.size)
+        _ = withUnsafePointer(to: &address) { p in p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, sockaddrSize) } }
+        listen(listener, 0)
+        // Never accepted: connect until the queue is full (a non-blocking connect then fails with EAGAIN).
+        var queued: [Int32] = []
+        defer { queued.forEach { close($0) }; close(listener); unlink(path) }
+        while queued.count < 64 {
+            let c = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            let r = withUnsafePointer(to: &address) { p in p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(c, $0, sockaddrSize) } }
+            if r != 0 { close(c); break }
+            queued.append(c)
+        }
+        let b = Browser(port: s.port)
+        b.send(Self.get)
+        #expect(pump(s, [b]) { b.closed })
+        #expect(b.statusLine == "HTTP/1.1 200 OK")
+        #expect(s.trackerStatus.contains("accepts no connection now"), "\(s.trackerStatus)")
+    }
+
     @Test func aTricklingRequestIsCutOff() throws {
         let s = try server("slowloris") { $0.requestTimeout = 0.2 }
         let b = Browser(port: s.port)
@@ -163,6 +193,41 @@ import ViewPage
         })
         #expect(b.statusLine == "HTTP/1.1 408 Request Timeout")
         #expect(s.totals.refused[408] == 1)
+    }
+
+    /// Connections that trickle their request heads hold every slot: a new connection replaces the one that has
+    /// waited longest, so a normal `GET /` is answered (it got 503 while the tricklers kept every slot).
+    @Test func tricklersCannotLockOutAPage() throws {
+        let s = try server("lockout") { $0.maxStreams = 1; $0.maxRequests = 2; $0.evictRequestsAfter = 0.05 }
+        let tricklers = (0..<3).map { _ in Browser(port: s.port) }
+        tricklers.forEach { $0.send("GET / HTTP/1.1\r\nHost: loc") }
+        pump(s, tricklers, rounds: 10) { false }  // 0.1 s: every slot taken, each older than evictRequestsAfter
+        let page = Browser(port: s.port)
+        page.send(Self.get)
+        #expect(pump(s, [page]) { page.closed })
+        #expect(page.statusLine == "HTTP/1.1 200 OK")
+        tricklers.forEach { $0.read() }
+        #expect(tricklers.filter { $0.statusLine == "HTTP/1.1 408 Request Timeout" }.count == 1)
+    }
+
+    /// A page that takes nothing (its buffers full, lines waiting) is cut off after `streamStalledAfter`, even
+    /// when only droppable state lines wait for it: it held a stream slot for as long as it stayed connected.
+    @Test func aStreamThatStopsReadingIsCutOff() throws {
+        let s = try server("stalled") { $0.streamStalledAfter = 0.2; $0.streamQueueBytes = 64 << 10; $0.streamReserveBytes = 16 << 10 }
+        let tracker = FakeTracker(path: s.settings.socketPath)
+        defer { tracker.stop() }
+        #expect(pump(s) { tracker.acceptView() })
+        tracker.send(#"{"type":"hello","version":1,"imu":"fake"}"#)
+        let idle = Browser(port: s.port, receiveBuffer: 4096)
+        idle.send(Self.events)
+        pump(s, rounds: 10) { false }  // never reads
+        let pad = String(repeating: "x", count: 1000)
+        var i = 0
+        #expect(pump(s, rounds: 1000) {
+            for _ in 0..<20 { tracker.send(#"{"type":"state","i":\#(i),"pad":"\#(pad)"}"#); i += 1 }
+            return s.totals.streamsCutSlow == 1
+        })
+        #expect(s.streamCount == 0)
     }
 
     @Test func hugeHeadersGet431AndTheConnectionEnds() throws {
@@ -223,6 +288,52 @@ import ViewPage
         #expect(pump(s, [late]) { late.events.count >= 2 })
         #expect(!late.text.contains("0.017") && late.events[1].data.contains("again"))
         #expect(s.totals.trackerConnections == 2)
+    }
+
+    /// A stream client that floods its connection: the view does not spend its loop reading the flood (the
+    /// bytes stay in the flooder's own socket, which stays full), the page still gets its lines, and a page
+    /// that closes is still noticed.
+    @Test func aFloodingStreamClientIsNotRead() throws {
+        let s = try server("flooding")
+        let tracker = FakeTracker(path: s.settings.socketPath)
+        defer { tracker.stop() }
+        #expect(pump(s) { tracker.acceptView() })
+        tracker.send(#"{"type":"hello","version":1,"imu":"fake"}"#)
+        let flooder = Browser(port: s.port)
+        flooder.send(Self.events)
+        #expect(pump(s, [flooder]) { flooder.events.count >= 2 })
+        _ = fcntl(flooder.fd, F_SETFL, fcntl(flooder.fd, F_GETFL) | O_NONBLOCK)
+        var small: Int32 = 4096  // a fixed send buffer: what the flooder gets rid of is what the view's side takes
+        setsockopt(flooder.fd, SOL_SOCKET, SO_SNDBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        let block = [UInt8](repeating: 0x41, count: 65536)
+        func sendAll() -> Int {
+            var total = 0
+            while true {
+                let n = block.withUnsafeBytes { Glibc.send(flooder.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if n <= 0 { return total }
+                total += n
+            }
+        }
+        #expect(sendAll() > 0)
+        // Until the kernel's buffers take no more for 20 rounds of the view's loop in a row (they fill in steps).
+        var idleRounds = 0
+        for _ in 0..<1000 where idleRounds < 20 {
+            s.step(timeout: 0)
+            idleRounds = sendAll() == 0 ? idleRounds + 1 : 0
+        }
+        // 10 000 more rounds, the flooder topping up after each: a view that reads the stream's connection takes
+        // about 128 bytes a round (1.2 MB); one that does not leaves the flood in the kernel's buffers, which
+        // take at most ~100 KB more as the kernel compacts what waits in them.
+        var more = 0
+        for _ in 0..<10_000 {
+            s.step(timeout: 0)
+            more += sendAll()
+        }
+        #expect(more < 512 << 10, "the view read \(more) bytes of the flood")
+        tracker.send(#"{"type":"gesture","gesture":"nod","t":0.5}"#)
+        #expect(pump(s, [flooder]) { flooder.events.contains { $0.data.contains("nod") } })
+        shutdown(flooder.fd, Int32(SHUT_RDWR))  // the page goes
+        #expect(pump(s) { s.streamCount == 0 })
     }
 
     @Test func aPageThatStopsReadingLosesStateLinesNotGestures() throws {

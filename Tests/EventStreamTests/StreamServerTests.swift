@@ -238,4 +238,21 @@ struct StreamServerTests {
         server.poll(t: 0.02)
         #expect(server.clientCount == 0)
     }
+    /// A crowd at the door is let in a few per tick: one tick's work stays bounded however many connect at
+    /// once (a connect/disconnect storm), and every waiting client still gets its hello a few ticks later.
+    @Test func waitingClientsAreTakenAFewPerTick() throws {
+        let path = Self.tempPath("crowd")
+        var s = StreamServer.Settings()
+        s.acceptsPerTick = 3
+        let server = try StreamServer(path: path, settings: s, hello: Self.line("{\"type\":\"hello\"}\n"))
+        defer { server.stop() }
+        let clients = try (0..<8).map { _ in try Client(path: path) }
+        defer { clients.forEach { $0.close() } }
+        server.poll(t: 0)
+        #expect(server.totals.accepted == 3)
+        server.poll(t: 1.0 / 60)
+        server.poll(t: 2.0 / 60)
+        #expect(server.totals.accepted == 8)
+        #expect(clients.allSatisfy { $0.readLines() == ["{\"type\":\"hello\"}"] })
+    }
 }

@@ -356,6 +356,20 @@ check "unit: hardening as specified (no PrivateDevices, no RestrictRealtime, RT 
 echo "# deploy.sh"
 deploy_story with_deploy_sh story-sh
 
+# Usage errors name the option and what it needs (bash's own ${2:?} said "deploy.sh: line 100: 2: ...").
+OUT=$("$deploy" root@127.0.0.1 --port 2>&1); RC=$?
+check "usage: --port without a value says what it needs" eval '[ "$RC" = 1 ] && has "deploy: error: --port needs a port number" && ! has "line "'
+OUT=$("$deploy" root@127.0.0.1 --binary 2>&1); RC=$?
+check "usage: --binary without a value says what it needs" eval '[ "$RC" = 1 ] && has "deploy: error: --binary needs a path" && ! has "line "'
+
+# A dry run on a fresh board says what it would write and enable, never that it wrote or enabled it.
+make_board fresh-dry "Raspberry Pi 4 Model B Rev 1.4"
+use_board fresh-dry
+before=$(snapshot "$R")
+run_deploy "${ssh_args[@]}" --target-root "$R" --binary "$T/v1" --version v1 --dry-run root@127.0.0.1
+check "dry run on a fresh board: 'would write' the config, 'would enable' I2C, nothing changed" \
+    eval '[ "$RC" = 0 ] && has "config: would write" && has "I2C: would enable" && ! has "config: wrote" && ! has "I2C: enabled" && [ "$(snapshot "$R")" = "$before" ]'
+
 # A fresh Pi 5 with I2C already on: default config from the Pi 5 preset, no reboot, started and checked at once.
 make_board pi5 "Raspberry Pi 5 Model B Rev 1.0" "" i2c-on
 with_deploy_sh pi5 deploy "$T/v1" v1

@@ -45,6 +45,8 @@ unsigned long ht_gpio_v2_set_values_ioctl(void);
 void ht_install_stop_handlers(void);
 /// Non-zero once SIGINT or SIGTERM arrived; returns the signal number.
 int ht_stop_requested(void);
+/// Sets the stop flag as if `signo` had arrived (a write to a closed pipe, with SIGPIPE ignored).
+void ht_request_stop(int signo);
 /// Also route SIGHUP (the ssh session dropped) into the stop flag and ignore SIGPIPE (writes to a terminal
 /// that is gone), so `calibrate --restart-service` still starts the service again.
 void ht_install_hangup_handlers(void);

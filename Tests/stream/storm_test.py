@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""A connect/disconnect storm cannot cost the loop its timing: two `headtrack run --simulated --realtime` started
+at the same moment, each with one client that reads everything; one of them also gets STORMERS processes
+doing `connect(); close()` as fast as they can for the whole demo story (each stops by itself when the server
+is gone, or after STORM_LIMIT connections). The stormed loop must run the same IMU samples (within 0.5 %) with
+at most 5 (and a quarter of the twin's) more overruns than its quiet twin (at 1000 Hz, where a tick
+has 1 ms), and its reading client must still get every gesture. Counts, not
+wall-clock times: both loops share the machine, so the storm's load falls on both.
+Usage: storm_test.py HEADTRACK_BIN. Prints one PASS/FAIL line per check; exits 1 if any failed.
+"""
+import json, os, re, subprocess, sys, tempfile, threading
+
+BIN = sys.argv[1]
+STORMERS = 4
+IMU_HZ = os.environ.get("STORM_IMU_HZ", "1000")
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from streamcheck import check, finish, wait_for_socket, connect, loop_gestures, gestures, same
+
+# Each stormer is its own process: connect, close, again, until the socket is gone (the run ended) or refuses
+# for a while, bounded by a count so it stops even if something else answers on the path.
+STORM = r"""
+import socket, sys, time
+path, limit = sys.argv[1], int(sys.argv[2])
+made = 0
+failures = 0
+while made < limit and failures < 200:
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(1.0)
+    try:
+        s.connect(path)
+        made += 1
+        failures = 0
+    except OSError:
+        failures += 1
+        time.sleep(0.005)
+    finally:
+        s.close()
+print(made)
+"""
+STORM_LIMIT = 2_000_000
+
+def read_all(path, out):
+    for line in connect(path).makefile("r", encoding="utf-8"):
+        out.append(json.loads(line))
+
+def counts(stdout):
+    samples = re.search(r"stopped; (\d+) IMU samples", stdout)
+    overruns = re.search(r"overruns=(\d+)", stdout)
+    served = re.search(r"event stream: (\d+) clients served", stdout)
+    return tuple(int(m.group(1)) if m else -1 for m in (samples, overruns, served))
+
+def display_p99(stdout):
+    """The display tick's p99 from the stage timing (shown, not asserted: a time, not a count)."""
+    m = re.search(r"display\+LEDs: p50 [0-9.]+ µs, p99 ([0-9.]+) µs", stdout)
+    return m.group(1) + " µs" if m else "?"
+
+tmp = tempfile.mkdtemp(prefix="headtrack-storm-")
+runs = {}
+for name in ("quiet", "stormed"):
+    path = os.path.join(tmp, name + ".sock")
+    proc = subprocess.Popen([BIN, "run", "--simulated", "--realtime", "--imu-hz", IMU_HZ, "--socket", path],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    runs[name] = {"path": path, "proc": proc, "messages": []}
+for name, r in runs.items():
+    if not wait_for_socket(r["path"], r["proc"]):
+        print(r["proc"].communicate()[0])
+        check(f"{name}-socket-appears", False)
+        sys.exit(1)
+    r["reader"] = threading.Thread(target=read_all, args=(r["path"], r["messages"]))
+    r["reader"].start()
+stormers = [subprocess.Popen([sys.executable, "-c", STORM, runs["stormed"]["path"], str(STORM_LIMIT)],
+                             stdout=subprocess.PIPE, text=True) for _ in range(STORMERS)]
+
+for r in runs.values():
+    r["stdout"] = r["proc"].communicate(timeout=120)[0]
+    r["reader"].join(timeout=30)
+connections = []
+for s in stormers:
+    try:
+        connections.append(int(s.communicate(timeout=60)[0].strip() or 0))
+    except (subprocess.TimeoutExpired, ValueError):
+        s.kill()
+        connections.append(-1)
+
+quiet, stormed = runs["quiet"], runs["stormed"]
+(q_samples, q_overruns, _), (s_samples, s_overruns, s_served) = counts(quiet["stdout"]), counts(stormed["stdout"])
+for r in (quiet, stormed):
+    check("run-exit-0", r["proc"].returncode == 0, f"rc={r['proc'].returncode} {r['stdout'].strip()[-300:]}")
+print(f"  quiet: {q_samples} IMU samples, {q_overruns} overruns; stormed by {STORMERS} processes "
+      f"({sum(connections)} connections, {s_served} clients served): {s_samples} samples, {s_overruns} overruns; "
+      f"display tick p99 {display_p99(stormed['stdout'])} stormed vs {display_p99(quiet['stdout'])} quiet")
+if "real-time mode: SCHED_FIFO" not in quiet["stdout"]:
+    print("  note: real-time mode was refused here; the loops ran with normal scheduling")
+check("storm-happened", sum(connections) > 1000, f"{connections} connections")
+# At 1000 Hz a debug build on a busy machine overruns now and then by itself: the twin's count plus a quarter
+# absorbs that; the unbounded accepts cost 1.5 to 7 times the twin's overruns.
+check("storm-costs-at-most-5-overruns-over-its-twin", q_overruns >= 0 and 0 <= s_overruns <= q_overruns + 5 + q_overruns // 4,
+      f"{s_overruns} stormed vs {q_overruns} quiet")
+check("storm-costs-at-most-0.5%-of-IMU-samples", q_samples > 0 and s_samples >= q_samples * 0.995,
+      f"{s_samples} stormed vs {q_samples} quiet")
+truth = loop_gestures(stormed["stdout"])
+got = gestures(stormed["messages"])
+check("stormed-loop-sees-the-story", [k for k, _ in truth] == ["nod", "shake"], str(truth))
+check("reading-client-gets-every-gesture-despite-the-storm", same(got, truth), f"{got} vs {truth}")
+finish("storm")
