@@ -3,8 +3,11 @@
 at the same moment, each with one client that reads everything; one of them also gets STORMERS processes
 doing `connect(); close()` as fast as they can for the whole demo story (each stops by itself when the server
 is gone, or after STORM_LIMIT connections). The stormed loop must run the same IMU samples (within 0.5 %) with
-at most 5 (and a quarter of the twin's) more overruns than its quiet twin (at 1000 Hz, where a tick
-has 1 ms), and its reading client must still get every gesture. Counts, not
+the server must take at most 2 new clients a display tick (StreamServer.Settings.acceptsPerTick: the bound that
+keeps a storm's cost per tick fixed; unbounded, a storm had 29 000 served in the same run), and its reading
+client must still get every gesture. Both loops' overruns and display p99 are printed, not asserted: at 1000 Hz
+a debug build on a shared machine overruns by itself by a count that varies from run to run (16 to 65 in the
+quiet twin here, 40 to 46 stormed with the bound, 67 to 80 without it). Counts, not
 wall-clock times: both loops share the machine, so the storm's load falls on both.
 Usage: storm_test.py HEADTRACK_BIN. Prints one PASS/FAIL line per check; exits 1 if any failed.
 """
@@ -50,6 +53,10 @@ def counts(stdout):
     served = re.search(r"event stream: (\d+) clients served", stdout)
     return tuple(int(m.group(1)) if m else -1 for m in (samples, overruns, served))
 
+def display_ticks(stdout):
+    m = re.search(r"display\+LEDs: .*\((\d+)\)", stdout)
+    return int(m.group(1)) if m else -1
+
 def display_p99(stdout):
     """The display tick's p99 from the stage timing (shown, not asserted: a time, not a count)."""
     m = re.search(r"display\+LEDs: p50 [0-9.]+ µs, p99 ([0-9.]+) µs", stdout)
@@ -93,10 +100,10 @@ print(f"  quiet: {q_samples} IMU samples, {q_overruns} overruns; stormed by {STO
 if "real-time mode: SCHED_FIFO" not in quiet["stdout"]:
     print("  note: real-time mode was refused here; the loops ran with normal scheduling")
 check("storm-happened", sum(connections) > 1000, f"{connections} connections")
-# At 1000 Hz a debug build on a busy machine overruns now and then by itself: the twin's count plus a quarter
-# absorbs that; the unbounded accepts cost 1.5 to 7 times the twin's overruns.
-check("storm-costs-at-most-5-overruns-over-its-twin", q_overruns >= 0 and 0 <= s_overruns <= q_overruns + 5 + q_overruns // 4,
-      f"{s_overruns} stormed vs {q_overruns} quiet")
+# The bound is a count, exact whatever the load: no more clients served than 2 a display tick.
+ticks = display_ticks(stormed["stdout"])
+check("at-most-2-new-clients-a-display-tick", ticks > 0 and 0 < s_served <= 2 * ticks + 2,
+      f"{s_served} clients served in {ticks} display ticks")
 check("storm-costs-at-most-0.5%-of-IMU-samples", q_samples > 0 and s_samples >= q_samples * 0.995,
       f"{s_samples} stormed vs {q_samples} quiet")
 truth = loop_gestures(stormed["stdout"])
