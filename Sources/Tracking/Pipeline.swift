@@ -128,9 +128,7 @@ public struct TrackingPipeline<Recognizer: GestureRecognizer>: Sendable {
         guard let d = detected else { return nil }
         bouts.gesture(d.event, t: s.t)
         lastDetection = d
-        // One flash a bout, however long the nodding goes on: the detector reports a long bout again after a
-        // break in its run (2.5 reports a bout on the shared recordings), and each report used to flash.
-        if bouts.gestures == 1 { panel.show(GestureLedEvent(d.event), at: t) }
+        panel.show(GestureLedEvent(d.event), at: t)
         return d.event
     }
 
