@@ -25,7 +25,7 @@ import PackageDescription
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6),
                               .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
 // The attitude filter's scalar math is left unpaired: the shuffles that LLVM's SLP vectorizer needs cost the
-// filter time on x86-64 (README, Performance). Pairing reorders no arithmetic, so the outputs are the same.
+// filter time on x86-64 (docs/results/bench-vs-vqf.md). Pairing reorders no arithmetic, so the outputs are the same.
 let fusionSettings: [SwiftSetting] = strict + [.unsafeFlags(["-Xllvm", "-vectorize-slp=false"], .when(configuration: .release))]
 
 let package = Package(

@@ -21,7 +21,7 @@ build downloads about 430 MB into ~/.cache/headtrack/board-sdk and takes a few m
 for an x86_64 board, swift build --static-swift-stdlib on this x86_64 machine, whose glibc the board must have):
   --binary PATH          a headtrack binary built elsewhere for the board
   --swift-sdk NAME       cross-compile here with an installed Swift SDK: swift build -c release --swift-sdk NAME
-                         (unverified: the static Linux SDK ships no libi2c; see README "Put it on the headset")
+                         (unverified: the static Linux SDK ships no libi2c; see docs/deploy.md)
   --build-on-board       copy the sources to the board and build there (needs a Swift toolchain and >= 2 GB RAM)
 
 instead of installing:
@@ -224,7 +224,7 @@ build_with_sdk() {
     swift sdk list 2>/dev/null | grep -qx "$swift_sdk" ||
         die 1 "Swift SDK '$swift_sdk' is not installed here (swift sdk list). Install the static Linux SDK with
   swift sdk install <URL of swift-X.Y.Z-RELEASE_static-linux-0.0.1.artifactbundle.tar.gz> --checksum <sha256>
-(same version as 'swift --version') and add libi2c to it (unverified route, see README)."
+(same version as 'swift --version') and add libi2c to it (unverified route, see docs/deploy.md)."
     say "building: swift $(quote "${args[@]}")"
     (cd "$repo" && swift "${args[@]}") >&2
     binary=$(cd "$repo" && swift build -c release --swift-sdk "$swift_sdk" --show-bin-path)/headtrack

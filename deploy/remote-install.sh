@@ -340,7 +340,7 @@ install_config_and_state() { # board_dir preset
         fi
         # The presets differ only in the GPIO chip label (deploy/tests/run.sh checks that this stays true), so the
         # first config is the full default with that label swapped in. Its own comments describe the default board.
-        { printf '// headtrack config, first written by deploy for %s. Every field is optional; see README.md.\n' \
+        { printf '// headtrack config, first written by deploy for %s. Every field is optional; see docs/config.md.\n' \
               "${preset:-an unknown board}"
           grep -v '^[[:space:]]*//' "$board/config.json" |
               sed "s/\"chip\": \"pinctrl-bcm2711\"/\"chip\": \"$chip\"/"; } |

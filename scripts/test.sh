@@ -57,6 +57,8 @@ run_suite() {
   report+=("$name: $outcome ($((SECONDS - start)) s)")
   echo "=== $name: $outcome in $((SECONDS - start)) s"
 }
+# Every relative link of README.md and docs/ names a file and heading that exist (a second or less).
+run_suite "doc links" 60 scripts/check-doc-links.py
 run_suite "swift test" 2400 swift test
 run_suite "event stream test" 900 Tests/stream/run.sh
 run_suite "live page in a browser" 900 Tests/view/run.sh

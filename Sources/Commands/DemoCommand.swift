@@ -28,7 +28,7 @@ struct DemoCommand: Command {
           --speed N       run N× faster than real time (default 1 in a terminal or with --socket, as fast as
                           possible otherwise; 0 = as fast as possible)
           --plot OUT.svg  also draw what happened as an SVG picture
-          --socket PATH   serve the event stream (README "Event stream") on this socket while the story runs,
+          --socket PATH   serve the event stream (docs/protocol.md) on this socket while the story runs,
                           e.g. for `headtrack watch --socket PATH` or your own app
         """
 

@@ -20,7 +20,7 @@ struct RunCommand: Command {
         Reads the IMU and magnetometer over I²C, fuses attitude and heading, detects gestures and drives the
         LEDs through the GPIO character device. SIGINT or SIGTERM end it cleanly with every LED off.
         A fault summary is logged every minute and at exit. Gestures, heading and faults are served to local
-        apps as JSON lines on a Unix socket (the README's "Event stream"; `headtrack watch` shows them).
+        apps as JSON lines on a Unix socket (docs/protocol.md; `headtrack watch` shows them).
         The mount is the config's `mount`; when it names none, the one `headtrack calibrate --mount` learned
         (mount.json beside the calibration file). While worn, the head's rests and nods are compared with it:
         a mount that disagrees with them for minutes gets one warning in the log.
@@ -56,7 +56,7 @@ struct RunCommand: Command {
 
         The magnetometer's hard and soft iron are learned while the headset is worn (config calibration.auto,
         default true) and kept in calibration.learned.json beside the config's calibrationFile (with
-        --simulated only when --config names the config); see the README's calibration section.
+        --simulated only when --config names the config); see docs/calibration.md.
         """
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {

@@ -3,7 +3,7 @@ import SensorCalibration
 import Tracking
 import Formats
 
-/// The background calibration as `calibration` lines (protocol 1, README), once a second and at once when
+/// The background calibration as `calibration` lines (protocol 1, docs/protocol.md), once a second and at once when
 /// the correction in use changes: the same fields as the guided session's lines (`CalibrationFeed`), so the
 /// live view draws either, with `phase` "background" and what only the background calibration has (`state`,
 /// `source`, the correction `in_use`, the latest `field_error`, samples `refused` by the gyro test, samples

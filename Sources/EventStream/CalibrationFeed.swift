@@ -2,7 +2,7 @@ import Formats
 import Geometry
 import SensorCalibration
 
-/// The magnetometer calibration's progress as `calibration` lines on the event stream (protocol 1, README):
+/// The magnetometer calibration's progress as `calibration` lines on the event stream (protocol 1, docs/protocol.md):
 /// the samples kept since the previous line, the latest fit with its coverage cells, and the phase, so the live
 /// view can draw the sphere filling up. A few lines a second; formatted into one preallocated buffer like every
 /// other stream line, and droppable like state lines (the next line carries the whole fit again).

@@ -2,8 +2,8 @@ import Geometry
 import SensorCalibration
 import Formats
 
-/// The fields the guided session's and the background calibration's `calibration` lines share (README
-/// "Event stream"), written the one way both feeds use.
+/// The fields the guided session's and the background calibration's `calibration` lines share (docs/protocol.md,
+/// "Messages from the tracker"), written the one way both feeds use.
 extension LineBuffer {
     /// `[x,y,z]`.
     func vector(_ v: Vector3, _ decimals: Int) {

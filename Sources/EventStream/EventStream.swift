@@ -35,7 +35,7 @@ public struct StreamHello: Sendable, Equatable {
     }
 }
 
-/// The local event stream (protocol version 1, documented in the README): turns the loop's events into JSON
+/// The local event stream (protocol version 1, documented in docs/protocol.md): turns the loop's events into JSON
 /// lines for every connected client. Formatting goes into preallocated buffers and the server copies them
 /// into preallocated per-client rings, so the loop's per-sample path allocates nothing here.
 public final class EventStream {

@@ -17,7 +17,7 @@ public struct ConfigKey: Sendable {
 }
 
 extension Config {
-    /// Every key the file may hold, in the order the README documents them.
+    /// Every key the file may hold, in the order docs/config.md documents them.
     public static let keys: [ConfigKey] = [
         .string("i2c.device") { $0.i2cDevice = $1 },
         .choice("i2c.imu", imuChoices, hint: ConfigReader.probeHint) { $0.imu = $1 },

@@ -1,7 +1,7 @@
 import LibC
 
 // atan2 for every direction without libm's call, for the attitude filter's large heading offsets, with libm's
-// accuracy (tested against it over the circle). The compass keeps libm's: see the README's Performance section.
+// accuracy (tested against it over the circle). The compass keeps libm's: see docs/results/bench-vs-vqf.md.
 
 /// atan2(y, x) in (−π, π], as libm gives it, ±0 and ±π by the sign of y included.
 ///

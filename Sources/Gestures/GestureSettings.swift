@@ -145,7 +145,7 @@ extension GestureDetector {
         /// the widest vigorous shake (Funk et al.: 20–91° range of motion), since a shake's second swing crosses
         /// from one side to the other (one side only, 45°, refused the crossing swing of a ±30° shake). Turning
         /// further (looking over a shoulder) is no swing of a gesture; a glance is told by its hold
-        /// (`maxTurnPause`), not by its width. The cohort figures behind it are in the README (Measured).
+        /// (`maxTurnPause`), not by its width. The cohort figures behind it are in docs/results/.
         public var maxTwoSwingAngle = 91 * Units.radiansPerDegree
 
         /// Swings about one axis less than this apart (s) are one continuing oscillation: 0.2 s, longer than
@@ -222,7 +222,7 @@ extension GestureDetector {
         /// slowest swing), so a noisy plateau is not taken for the peak. On a sine-shaped swing that is 0.14
         /// of the swing after its peak (≤ 0.09 s for the model's slowest, 0.62 s swings): soon enough for a
         /// one-second recording, late enough that gait and boxing gain at most 0.01 false events per minute
-        /// over 0.8 (README, Measured).
+        /// over 0.8 (docs/results/gestures-windows.md).
         public var peakPassedFraction = 0.9
 
         /// Swings that make a single nod (down-up) and a single shake (one left-right): 2 each; see

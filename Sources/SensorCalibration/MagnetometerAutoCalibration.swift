@@ -36,7 +36,7 @@ public struct MagnetometerAutoCalibration: Sendable {
         public var gyroAllowanceMicrotesla = 1.0
         /// Samples kept per region: 72 regions × 12 = 864 samples, a sphere's worth four times over at the
         /// 3 samples per region coverage counts. Measured on the BROAD runs of `eval calibration --background`
-        /// (README): 8 and 10 kept too few to pin the soft iron early, 16 kept old samples too long.
+        /// (docs/results/calibration-worn.md): 8 and 10 kept too few to pin the soft iron early, 16 kept old samples too long.
         public var slotsPerCell = 12
         /// Slots the fit or the judging works through per IMU sample: a fit of a full store is about 9 passes
         /// of 864 slots, about 490 IMU samples (2.4 s at 200 Hz).

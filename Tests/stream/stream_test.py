@@ -136,7 +136,7 @@ north, south = near(8.5)["heading_deg"], near(23.5)["heading_deg"]
 check("heading-follows-story", north is not None and min(north, 360 - north) < 10 and south is not None and abs(south - 180) < (10 if quiet_machine else 25),
       f"t=8.5 s: {north}, t=23.5 s: {south}")
 
-# The background calibration's line, about once a second: state, fit, regions (README "Event stream").
+# The background calibration's line, about once a second: state, fit, regions (docs/protocol.md, docs/calibration.md).
 calibrations = [m for m in early if m["type"] == "calibration"]
 cal_ts = [m["t"] for m in calibrations]
 cal_ok = bool(calibrations) and all(

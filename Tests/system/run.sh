@@ -26,7 +26,7 @@
 #                              a group that does not exist. Each must make this suite fail.
 #   HEADTRACK_SYSTEM_KEEP=1    leave the work folder (disk, console logs) for a look afterwards
 #   HEADTRACK_SYSTEM_ACCEL     kvm | tcg: how the x86_64 guest runs (default: KVM where it can boot Debian's kernel)
-# Needs root (apt-get, mmdebstrap, binfmt_misc). Times: see README "Two commands".
+# Needs root (apt-get, mmdebstrap, binfmt_misc). Times: see docs/deploy.md, "What the suites prove".
 set -euo pipefail
 
 if [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; then
