@@ -58,6 +58,13 @@ public struct GestureDetector: GestureRecognizer {
     private var smoothedGyro = Vector3.zero
     private var lastTime = -Double.infinity
     private var lastEvent = -Double.infinity
+    /// The latest sample at which the whole head's rate differed from its recent mean (`headRateMean`) by
+    /// `swingRate` or more (s): where its rest ended. A steady turn keeps near its mean; a movement that
+    /// starts, stops or reverses does not.
+    private var headBriskAt = -Double.infinity
+    /// The head's rate averaged over about `maxTurnPause` (exponentially, rad/s).
+    private var headRateMean = Vector3.zero
+    private var cachedMeanAlpha = 1.0
     /// When the detector saw its first sample (s).
     private var startTime = -Double.infinity
     private var pendingFlick = PendingFlick.none
@@ -174,6 +181,7 @@ public struct GestureDetector: GestureRecognizer {
             // First sample, or time went backwards (a new recording): start afresh from this sample.
             reset()
             smoothedGyro = gyro
+            headRateMean = gyro   // a recording may open mid-turn: that is no change of the rate
             previousRate = gyro   // no angular acceleration is known yet, and none is made up from zero
             previousYawRate = gyro.dot(GestureDetector.headUp(attitude))
             lastTime = t
@@ -204,8 +212,11 @@ public struct GestureDetector: GestureRecognizer {
         }
         trackCarriage(accel: accel, up: up, dt: dt, alpha: alpha)
 
-        let nodWave = nod.update(t: t, dt: dt, rate: nodRate, other: smoothedGyro - nodRate)
-        let shakeWave = shake.update(t: t, dt: dt, rate: verticalRate, other: horizontalRate)
+        let nodWave = nod.update(t: t, dt: dt, rate: nodRate, other: smoothedGyro - nodRate, headBriskAt: headBriskAt)
+        let shakeWave = shake.update(t: t, dt: dt, rate: verticalRate, other: horizontalRate, headBriskAt: headBriskAt)
+        headRateMean += (smoothedGyro - headRateMean) * cachedMeanAlpha
+        let change = smoothedGyro - headRateMean
+        if change.dot(change) >= settings.swingRate * settings.swingRate { headBriskAt = t }
 
         let needed = neededSwings
         if let c = shake.completion(t: t, needed: needed.shake, oneGesturePerOscillation: false),
@@ -244,6 +255,7 @@ public struct GestureDetector: GestureRecognizer {
             cachedDt = dt
             cachedAlpha = settings.smoothingTimeConstant > 0 ? 1 - exp(-dt / settings.smoothingTimeConstant) : 1
             cachedDecay = settings.bounceHold > 0 ? exp(-dt / settings.bounceHold) : 0
+            cachedMeanAlpha = settings.maxTurnPause > 0 ? 1 - exp(-dt / settings.maxTurnPause) : 1
             cachedDecaySquared = cachedDecay * cachedDecay
         }
         return cachedAlpha
@@ -367,9 +379,14 @@ public struct GestureDetector: GestureRecognizer {
             } else if c.referenceKnown && !v.check(.excursion, c.excursion, settings.maxShakeExcursion) && !all { return false }
         }
         if !v.check(.pause, c.pause, settings.maxTurnPause) && !all { return false }
-        if c.swings == 2 {
+        // A gesture shorter than always-on's (the single one a question allows) begins from rest; a run refused
+        // that way at its second swing is not taken at its third either: it began while the head was busy.
+        if c.swings < (isNod ? settings.alwaysOnNodHalfWaves : settings.alwaysOnShakeHalfWaves) {
+            let rest = settings.singleGestureFromHeadRest ? Swift.min(c.restBefore, c.headRestBefore) : c.restBefore
             if c.watchedBefore >= settings.maxTurnPause && settings.singleGestureFromRest
-                && !v.check(.restBefore, c.restBefore, settings.maxTurnPause, atMost: false) && !all { return false }
+                && !v.check(.restBefore, rest, settings.maxTurnPause, atMost: false) && !all { return false }
+        }
+        if c.swings == 2 {
             if !v.check(.swingNotTooWide, c.largestAngle, settings.maxTwoSwingAngle) && !all { return false }
             if !v.check(.swingBigEnough, c.largestAngle, settings.minTwoSwingAngle, atMost: false) && !all { return false }
             // Positive rotation about the left axis tips the nose (x forward) down: the first swing's pitch must

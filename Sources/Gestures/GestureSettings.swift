@@ -259,6 +259,14 @@ extension GestureDetector {
         /// came before is unknown and the rule does not apply. Measured in docs/gestures.md.
         public var singleGestureFromRest = true
 
+        /// The rest before a single gesture (`singleGestureFromRest`) is a rest of the whole head: for
+        /// `maxTurnPause` before its first swing, the head's rate about every axis stayed within `swingRate` of
+        /// its own mean over that time. A head poised for an answer is still, or turns steadily (a nod made
+        /// while turning toward someone counts); one that just started, stopped or reversed a brisk movement
+        /// about another axis (turning to look at something and stopping there, rocking with a step, bobbing
+        /// while it fidgets) is still on the move, and its next out-and-back is no answer.
+        public var singleGestureFromHeadRest = true
+
         /// With a mount, the gesture axes are the head's own: a shake turns about the head's up axis and a nod
         /// about its left axis, whatever the posture, since the neck turns the head about head-fixed axes. A
         /// "no" made looking down 30° turns about an axis 30° from the vertical; measured about gravity only

@@ -55,6 +55,8 @@ struct Completion: Sendable {
     /// How long the head had turned slowly (no brisk swing) before the run's first swing began, and how long
     /// the tracker had been watching by then (s): a hold shorter than the watch says the head was busy.
     var restBefore: Double
+    /// How long the whole head (every axis) turned slower than `swingRate` before the run's first swing (s).
+    var headRestBefore: Double
     var watchedBefore: Double
     /// Half the range between the run's reversals (where each swing ended, this one so far included) along
     /// its first swing's axis (rad): how far the head swings from the oscillation's own centre, wherever the
@@ -159,6 +161,9 @@ struct HalfWaveTracker: Sendable {
     private var runPosition = 0.0
     private var runExcursion = 0.0
     private var runRestBefore = 0.0
+    private var runHeadRestBefore = 0.0
+    /// The swing in progress began this long (s) after the whole head last turned at `swingRate` or faster.
+    private var headRestAtStart = 0.0
     /// Highest and lowest reversal of the run along `runAxis` (rad).
     private var runHighest = 0.0
     private var runLowest = 0.0
@@ -203,9 +208,11 @@ struct HalfWaveTracker: Sendable {
     }
 
     /// Feeds one sample: `rate` about this tracker's axis, `other` the rate about the other axes, `dt` since
-    /// the previous sample. Returns the half-wave that just ended, if one did.
+    /// the previous sample, `headBriskAt` the last sample before this one at which the whole head turned at
+    /// `swingRate` or faster. Returns the half-wave that just ended, if one did.
     @inline(__always)
-    mutating func update(t: Double, dt: Double, rate: Vector3, other: Vector3) -> HalfWave? {
+    mutating func update(t: Double, dt: Double, rate: Vector3, other: Vector3,
+                         headBriskAt: Double = -Double.infinity) -> HalfWave? {
         var finished: HalfWave? = nil
         if isActive {
             // The rate's component along the swing's axis so far, with one square root and no normalised copy.
@@ -232,6 +239,7 @@ struct HalfWaveTracker: Sendable {
             let below = Swift.min(previousMagnitudeSquared.squareRoot(), limits.activeRate)
             let fraction = (limits.activeRate - below) / Swift.max(magnitude - below, 1e-12)
             start = t - dt + Swift.min(Swift.max(fraction, 0), 1) * dt
+            headRestAtStart = start - Swift.max(headBriskAt, startTime)
             rotation = rate * dt
             peak = magnitude
             peakTime = t
@@ -296,7 +304,7 @@ struct HalfWaveTracker: Sendable {
                           farPause: runLength % 2 == 1 ? Swift.max(maxFarPause, pauseNow) : maxFarPause, peak: peak,
                           largestAngle: Swift.max(largestAngle, rotation.length), originUnseen: runOriginUnseen,
                           referenceKnown: runReferenceKnown, excursion: Swift.max(runExcursion, position),
-                          restBefore: runRestBefore, watchedBefore: runWatchedBefore,
+                          restBefore: runRestBefore, headRestBefore: runHeadRestBefore, watchedBefore: runWatchedBefore,
                           halfRange: (Swift.max(runHighest, signedPosition) - Swift.min(runLowest, signedPosition)) / 2)
     }
 
@@ -364,6 +372,7 @@ struct HalfWaveTracker: Sendable {
                 runOriginUnseen = beganUnseen
                 runReferenceKnown = !chainUnseen && heldBefore >= limits.referenceHold
                 runRestBefore = heldBefore
+                runHeadRestBefore = headRestAtStart
                 runWatchedBefore = start - startTime
                 runAxis = axis
                 runPosition = angle

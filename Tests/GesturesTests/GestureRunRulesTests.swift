@@ -5,7 +5,8 @@ import Testing
 @testable import Gestures
 
 /// The run rules that follow the head's physics rather than a fixed frame: the head's own axes with a mount, a
-/// shake's excursion from its oscillation's centre, a single gesture from a head at rest, and a carriage refusal
+/// shake's excursion from its oscillation's centre, a single gesture from a head at rest (on its own axis and on
+/// every axis), and a carriage refusal
 /// that holds for its swing. Each is shown with its setting on and off, on motion whose truth is known.
 @Suite struct GestureRunRulesTests {
     static let left = Vector3(0, 1, 0)
@@ -106,6 +107,25 @@ import Testing
         // Always-on is not affected: two cycles right after the look down are a nod.
         let twoCycles = { (t: Double) -> Vector3 in lookDownThenNod(0.05)(t) + nod(t, 1.55) }
         #expect(Self.events(listening: false, rate: twoCycles) == [.nod])
+    }
+
+    /// The rest before a single gesture is the whole head's: a brisk turn toward something (about the up axis)
+    /// and, straight after it, a down-up about the left axis is a head still on the move, no poised answer. The
+    /// nod's own axis was quiet, so only the whole-head rest refuses it; after a pause it answers.
+    @Test func aSingleGestureNeedsTheWholeHeadAtRest() {
+        // A swing of `degrees` about `axis` over `duration` s from `from` (a half-sine of rate).
+        let swing = { (t: Double, axis: Vector3, from: Double, duration: Double, degrees: Double) -> Vector3 in
+            guard t >= from && t < from + duration else { return .zero }
+            let peak = degrees * Units.radiansPerDegree * Double.pi / (2 * duration)
+            return axis * (peak * sin(Double.pi * (t - from) / duration))
+        }
+        let turnThenNod = { (gap: Double) in { (t: Double) -> Vector3 in
+            swing(t, Self.up, 0.6, 0.4, 30)    // turn 30° to the left in 0.4 s (peak 118 °/s)
+                + swing(t, Self.left, 1.0 + gap, 0.25, 15) + swing(t, Self.left, 1.25 + gap, 0.25, -15)
+        } }
+        #expect(Self.events(rate: turnThenNod(0.05)).isEmpty)
+        #expect(Self.events(Self.with { $0.singleGestureFromHeadRest = false }, rate: turnThenNod(0.05)) == [.nod])
+        #expect(Self.events(rate: turnThenNod(0.6)) == [.nod])
     }
 
     func fixture(_ name: String) throws -> String {

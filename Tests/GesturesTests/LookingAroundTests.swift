@@ -58,9 +58,11 @@ import Testing
         #expect(try replayedEvents(lookBacks, hz: 50, duration: 5).isEmpty)
         #expect(try replayedEvents(lookBacks, hz: 50, duration: 5, mount: nil).isEmpty)
         // Back to the front and out again at once is a reversal without a hold: only the width, 70° from where
-        // the head rested, says it is no shake.
+        // the head rested, says it is no shake (and, for the single shake a question allows, that its run began
+        // as the head came back from the first look: no whole-head rest before it).
         var anyWidth = GestureDetector.Settings()
         anyWidth.maxShakeExcursion = .infinity
+        anyWidth.singleGestureFromHeadRest = false
         #expect(try replayedEvents(lookBacks, hz: 50, duration: 5, settings: anyWidth) == [.shake])
     }
 
