@@ -7,7 +7,7 @@ import Testing
 import Tracking
 @testable import Commands
 
-/// What is measured is what runs (issue 24): the same trace with the same mount through every entry point a
+/// What is measured is what runs: the same trace with the same mount through every entry point a
 /// user has — `replay --mount`, `replay --config` (the config route that `run` takes: `Config.pipelineSettings`),
 /// `eval gestures --mount` — gives byte-identical gesture events, and the loop `run` builds from a config with a
 /// mount applies the head-axes rule. The tilt trace makes the rule matter: without it a tilt toward a shoulder

@@ -10,7 +10,7 @@ import Glibc
 #endif
 import TestSupport
 
-/// What a new user trips over (issue 18): each test runs the command the way the user did and checks the
+/// What a new user trips over on first use: each test runs the command the way the user did and checks the
 /// words they see and the exit status, against what the command line promises in its --help.
 @Suite struct FirstUseTests {
     typealias P = HeadtrackProcess

@@ -9,7 +9,7 @@ import Testing
 @testable import Commands
 import TestSupport
 
-/// Issue 13's table, end to end through the command line: each used to trap, hang, replace a device or a
+/// Hostile command lines, end to end: each used to trap, hang, replace a device or a
 /// link, or destroy a file; each must now end with a short error and a non-zero status, or do the right thing.
 @Suite struct HostileCommandTests: InProcessCommands {
     /// A 2 s trace at rest, with `row` (cells t,ax,ay,az,gx,gy,gz) inserted after the first second, and

@@ -5,7 +5,7 @@ import Formats
 import Testing
 import TestSupport
 
-/// Issue 26's "the loop and the data", end to end through the binary: an output that is the input, a full
+/// The loop and the data against a hostile neighbour, end to end through the binary: an output that is the input, a full
 /// disk, and terminal escapes in what a file says. Each used to destroy a recording, misreport the error or
 /// reach the user's terminal.
 @Suite struct HostileNeighbourTests {

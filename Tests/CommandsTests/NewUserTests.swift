@@ -5,7 +5,7 @@ import Formats
 import Testing
 import TestSupport
 
-/// Issue 26's "what a new user trips over", each through the built binaries, as a user meets it.
+/// What a new user trips over, each through the built binaries, as a user meets it.
 @Suite struct NewUserTests {
     typealias P = HeadtrackProcess
 

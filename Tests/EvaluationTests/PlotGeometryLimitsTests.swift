@@ -1,7 +1,7 @@
 import Testing
 @testable import Plots
 
-/// Plot axes stay finite and small for any finite data (issue 13, row 5: a gyro value of 1e308 made the
+/// Plot axes stay finite and small for any finite data (a gyro value of 1e308 once made the
 /// symmetric range ±1e308, its span infinite, the tick step 1 and the tick loop endless: 17 GB, then abort).
 @Suite struct PlotGeometryLimitsTests {
     @Test func symmetricRangeOfHugeValuesStaysFinite() {

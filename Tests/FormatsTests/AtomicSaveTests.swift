@@ -9,7 +9,7 @@ import Testing
 import TestSupport
 
 /// Saves have no window: stopped after any step (as a SIGKILL would stop them), the file holds the old or
-/// the new content, whole; the next save cleans up what the stopped one left. Issue 13, row 10.
+/// the new content, whole; the next save cleans up what the stopped one left.
 /// `scripts/kill-during-save.sh` does the same with real SIGKILLs at every system call of `calibrate`.
 @Suite struct AtomicSaveTests {
     func calibration(hardIronX: Double) -> Calibration {

@@ -8,7 +8,7 @@ import Testing
 @testable import Formats
 import TestSupport
 
-/// Issue 13's reproducers for the parsers: each input used to trap, hang or be silently misread. Each must
+/// Reproducers for the parsers: each input used to trap, hang or be silently misread. Each must
 /// now be refused with a message naming the file, line (where there is one) and field.
 @Suite struct HostileInputTests {
     static let goodCalibration = """

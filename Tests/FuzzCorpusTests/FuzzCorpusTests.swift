@@ -5,7 +5,7 @@ import Testing
 @testable import HeadtrackFuzz
 
 /// Every file under Fuzz/corpus/TARGET goes through the same code the fuzzer runs, in the plain debug
-/// build: the seeds, and the `regress-*` inputs (issue 13's table and any crash the fuzzer found) that
+/// build: the seeds, and the `regress-*` inputs (the hostile inputs found by hand and any crash the fuzzer found) that
 /// once trapped or hung. A trap here stops the test run, which is the failure.
 @Suite struct FuzzCorpusTests {
     static let corpus: String = {
@@ -45,7 +45,7 @@ import Testing
         for path in files { target.run(FuzzCorpusTests.read(path)) }
     }
 
-    /// The regressions must be refused, not merely survive: each is an input issue 13 says is bad.
+    /// The regressions must be refused, not merely survive: each is an input known to be bad.
     @Test func regressionInputsAreRefused() {
         var checked = 0
         for target in FuzzTarget.allCases {

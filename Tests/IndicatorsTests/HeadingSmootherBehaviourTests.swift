@@ -86,7 +86,7 @@ import Geometry
         #expect(abs(restJitter(Self.classic, rate: 60) - expected) < 0.06 * expected)
     }
 
-    // MARK: Done-when criteria of issue 7
+    // MARK: Against the classic recipe: settling, jitter, the short way round
 
     @Test func defaultSettlesInAtMostHalfTheClassicTimeAt60Hz() {
         let classic = settlingTime(Self.classic, rate: 60)

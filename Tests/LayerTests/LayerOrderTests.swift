@@ -30,7 +30,7 @@ import Testing
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
-    /// A wrong import planted into the real tree is caught: the floors of issue 28 (formats below the event
+    /// A wrong import planted into the real tree is caught: the floors of docs/architecture.md (formats below the event
     /// stream, the event stream below the service, the one wiring below the formats) hold in the checker's
     /// reading of the real Package.swift, not only in a made-up one.
     @Test func aWrongImportPlantedInTheRealTreeFails() throws {

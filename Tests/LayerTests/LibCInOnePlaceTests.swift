@@ -1,7 +1,7 @@
 import Testing
 
 /// The C library is imported in one place, `Sources/LibC`, which re-exports glibc or musl, whichever the
-/// platform has. A file that names `Glibc` or `Musl` itself builds against one of them only: issue 28 found
+/// platform has. A file that names `Glibc` or `Musl` itself builds against one of them only: a review found
 /// `Glibc.write` inside `#if canImport(Musl)` branches, and later `Glibc.accept` and friends in BrowserView,
 /// where `LibC.accept` resolves on both.
 @Suite struct LibCInOnePlaceTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 12's rules for where the service lives, read from Sources as text: the loop is built in one place
+/// The rules for where the service lives, read from Sources as text: the loop is built in one place
 /// (the session), and the C shims are called only from the layers that wrap them, so the command line cannot
 /// grow a second service loop or its own signal handling again (it had five loops and four signal users).
 @Suite struct ServiceBoundaryTests {
@@ -30,7 +30,7 @@ import Testing
         }.map { "\($0.path): \($0.line)" }
     }
 
-    /// Issue 29: the tracker keeps no network listener. Internet sockets are made only in BrowserView (the
+    /// The tracker keeps no network listener. Internet sockets are made only in BrowserView (the
     /// view, a separate process), and only the view command links it, so nothing the tracker runs can listen.
     static func internetSocketsOutside(_ lines: [(path: String, line: String)]) -> [String] {
         lines.filter { !$0.path.hasPrefix("BrowserView/") && $0.line.contains("AF_INET") }.map { "\($0.path): \($0.line)" }
@@ -71,7 +71,7 @@ import Testing
         }.map(\.path)
     }
 
-    /// One wiring (issue 24/28): the algorithms are connected only in the pipeline, so what `eval` measures is
+    /// One wiring: the algorithms are connected only in the pipeline, so what `eval` measures is
     /// what `run` runs. The bench times each stage alone, and nothing else builds one.
     @Test func thePipelineIsTheOnlyWiring() throws {
         #expect(Set(Self.stageConstructions(try Self.codeLines())) == ["Tracking/Pipeline.swift", "Benchmarks/BenchStages.swift"])

@@ -6,7 +6,7 @@ import Tracking
 import Testing
 @testable import Service
 
-/// The event stream's hello names the chips as `probe` does (issue 30: it once said "MPU-9250 compatible
+/// The event stream's hello names the chips as `probe` does (it once said "MPU-9250 compatible
 /// (WHO_AM_I 0x00)", built from a driver that had not read its identity yet). Truth: the datasheet name of the
 /// WHO_AM_I each simulated part answers, and the finding line `probe` prints for it.
 @Suite struct StreamHelloTests {

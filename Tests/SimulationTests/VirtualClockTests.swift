@@ -1,7 +1,7 @@
 import Testing
 @testable import Simulation
 
-/// The simulated clock never traps on extreme speeds or delays (issue 13, row 3: `demo --speed 1e-15`).
+/// The simulated clock never traps on extreme speeds or delays (once: `demo --speed 1e-15`).
 @Suite struct VirtualClockTests {
     @Test func realDeadlinesSaturateInsteadOfOverflowing() {
         // 20 s of story at 1e-15× real time is 2e16 s = 2e25 ns: far beyond Int64.

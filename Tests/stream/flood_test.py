@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""No client can stall the loop (issue 26 item 1): two `headtrack run --simulated --realtime` side by side, each
+"""No client can stall the loop: two `headtrack run --simulated --realtime` side by side, each
 with one client that reads everything; one of them also has four clients that send random bytes as fast as
 the socket takes them, for the whole demo story. The flooded loop must run the same IMU samples (within
 0.5 %) with at most 5 more overruns than its quiet twin, and its reading client must get every gesture the

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""One socket path, one server (issue 26 item 2): 100 `headtrack run --simulated --socket PATH` released at the
+"""One socket path, one server: 100 `headtrack run --simulated --socket PATH` released at the
 same instant (all blocked opening one FIFO until it is opened for writing). Exactly one serves; every other
 exits 1 saying "another headtrack is already serving PATH (pid N)" with N the one that serves; and at no moment
 does the kernel list two listening sockets bound at PATH or at a staging name beside it (/proc/net/unix, what

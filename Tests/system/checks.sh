@@ -178,7 +178,7 @@ check_service() {
     check chip-configured "MPU-9250 GYRO_CONFIG ACCEL_CONFIG = $regs(want 0x08 0x08: +-500 dps, +-4 g)" test "$regs" = "0x08 0x08 "
 }
 
-# Issue 30 item 3: the hello's imu must be what probe finds. Fails until the daemon builds the hello after
+# The hello's imu must be what probe finds. Fails until the daemon builds the hello after
 # reading the chip's identity (the lead's fix).
 check_hello_matches_probe() {
     local hello probe chip finding
@@ -189,7 +189,7 @@ check_hello_matches_probe() {
     wait_active 60 || true
     chip=$(sed -n 's/.*"imu":{"chip":"\([^"]*\)".*/\1/p' <<<"$probe")
     finding=$(grep -o '"0x68: [^"]*"' <<<"$probe" | sed 's/"0x68: \(.*\)"/\1/')
-    check hello-imu-matches-probe "hello imu '$hello'; probe: chip '$chip', finding '$finding' (issue 30 item 3)" \
+    check hello-imu-matches-probe "hello imu '$hello'; probe: chip '$chip', finding '$finding'" \
         bash -c "[ -n '$hello' ] && { [ '$hello' = '$chip' ] || [ '$hello' = '$finding' ]; }"
 }
 
