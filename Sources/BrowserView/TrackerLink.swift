@@ -1,4 +1,5 @@
 import LibC
+import Formats
 
 /// The view's connection to the tracker's event stream: an ordinary client of the Unix socket, like `watch`.
 /// It reads whatever arrives at once (so the tracker never has to hold or drop a line for it), splits whole
@@ -17,7 +18,7 @@ final class TrackerLink {
     private var nextAttempt = -Double.infinity
     /// Whether a tracker was ever connected: then a missing socket means it stopped, not that it never came.
     private var wasConnected = false
-    private var pending: [UInt8] = []
+    private var lines = LineSplitter(maximumLine: TrackerLink.maximumLine)
     private let buffer: UnsafeMutableRawPointer
     static let bufferBytes = 65536
     /// The stream's lines are at most a few KiB; bytes without a newline beyond this are not the protocol.
@@ -60,7 +61,7 @@ final class TrackerLink {
         if r == 0 {
             setNonBlocking(s)
             fd = s
-            pending.removeAll(keepingCapacity: true)
+            lines.reset()
             state = .connected
             wasConnected = true
             return true
@@ -97,20 +98,7 @@ final class TrackerLink {
                     : "the tracker's stream broke (\(errorText())): waiting for it to start again")
                 return false
             }
-            let chunk = UnsafeBufferPointer(start: buffer.assumingMemoryBound(to: UInt8.self), count: n)
-            var start = 0
-            for i in 0..<n where chunk[i] == 0x0A {
-                if pending.isEmpty {
-                    line(UnsafeBufferPointer(rebasing: chunk[start..<i]))
-                } else {
-                    pending += chunk[start..<i]
-                    pending.withUnsafeBufferPointer { line($0) }
-                    pending.removeAll(keepingCapacity: true)
-                }
-                start = i + 1
-            }
-            if start < n { pending += chunk[start..<n] }
-            if pending.count > TrackerLink.maximumLine { pending.removeAll(keepingCapacity: true) }
+            lines.feed(UnsafeBufferPointer(start: buffer.assumingMemoryBound(to: UInt8.self), count: n), line)
         }
         return true
     }
@@ -120,6 +108,6 @@ final class TrackerLink {
         close(fd)
         fd = -1
         state = .waiting(reason)
-        pending.removeAll(keepingCapacity: true)
+        lines.reset()
     }
 }

@@ -93,7 +93,9 @@ struct WatchCommand: Command {
         let live = Console.isTerminal
         var lastDraw = -Double.infinity
         var lastPlain = -Double.infinity
-        var pending: [UInt8] = []
+        // The server's lines are at most 1 KiB (its LineBuffer): a line beyond 64 KiB is not the protocol
+        // (another program on --socket PATH) and is dropped rather than held.
+        var lines = LineSplitter(maximumLine: 64 * 1024)
         var buffer = [UInt8](repeating: 0, count: 65536)
         var view = InPlaceLines()
         func draw() { view.draw(model.screen) }
@@ -115,10 +117,11 @@ struct WatchCommand: Command {
             let n = read(fd, &buffer, buffer.count)
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
-            pending += buffer[0..<n]
-            while let newline = pending.firstIndex(of: 0x0A) {
-                let text = String(decoding: pending[..<newline], as: UTF8.self)
-                pending.removeSubrange(...newline)
+            var texts: [String] = []
+            buffer.withUnsafeBufferPointer { b in
+                lines.feed(UnsafeBufferPointer(rebasing: b[0..<n])) { texts.append(String(decoding: $0, as: UTF8.self)) }
+            }
+            for text in texts {
                 let type = model.take(text)
                 if type == "state" { lastState = monotonicSeconds() }
                 if live {
@@ -139,9 +142,6 @@ struct WatchCommand: Command {
                     }
                 }
             }
-            // The server's lines are at most 1 KiB (its LineBuffer): bytes without a newline beyond 64 KiB are
-            // not the protocol (another program on --socket PATH), and kept they would grow without bound.
-            if pending.count > 64 * 1024 { pending.removeAll(keepingCapacity: true) }
         }
         if live { draw(); Console.out("") }
         Console.out("stream ended: headtrack stopped")

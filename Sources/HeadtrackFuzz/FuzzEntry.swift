@@ -3,7 +3,7 @@
 // `swift build` and `swift test` need no fuzzer runtime.
 //
 // One binary, several targets: HEADTRACK_FUZZ_TARGET picks which input format the bytes are
-// (json, config, calibration, truth, trace, replay, mount, stream, request, viewrequest, number). Each target only asserts what must hold for
+// (json, config, calibration, truth, trace, replay, mount, stream, request, viewrequest, number, lines). Each target only asserts what must hold for
 // every input: no trap, no hang (libFuzzer's -timeout), no runaway memory (-rss_limit_mb), and the
 // properties written below (a calibration that decodes re-encodes to itself).
 import LibC
@@ -17,7 +17,7 @@ import EventStream
 import BrowserView
 
 enum FuzzTarget: String, CaseIterable, Sendable {
-    case json, config, calibration, truth, trace, replay, mount, stream, request, viewrequest, number
+    case json, config, calibration, truth, trace, replay, mount, stream, request, viewrequest, number, lines
 
     static let current: FuzzTarget = {
         guard let name = getenv("HEADTRACK_FUZZ_TARGET").map({ String(cString: $0) }) else {
@@ -68,6 +68,8 @@ enum FuzzTarget: String, CaseIterable, Sendable {
             StreamInputFuzz.run(bytes)
         case .viewrequest:
             ViewRequestFuzz.run(bytes)
+        case .lines:
+            LinesFuzz.run(bytes)
         case .number:
             // A command-line number: plain decimal only, finite, and what Swift's own reading gives.
             let text = String(decoding: bytes, as: UTF8.self)
@@ -113,6 +115,7 @@ extension FuzzTarget {
             return false
         case .number: return CommandLineNumber.parse(String(decoding: bytes, as: UTF8.self)) != nil
         case .stream: return true  // nothing a client sends closes its connection: a bad request only gets an error
+        case .lines: return true   // every byte stream splits into lines; none is refused
         case .request:
             let r = RequestLine.read(bytes)
             return r.askId != nil || r.isSubscribe
