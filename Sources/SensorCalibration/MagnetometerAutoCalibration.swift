@@ -312,8 +312,9 @@ public struct MagnetometerAutoCalibration: Sendable {
             // The correction that explained the field does not any more: the iron changed, or the world is
             // disturbed. Either way the samples before belong to another field; learn from the fresh ones.
             // The fresh samples themselves may straddle the change: forget them too.
-            forgetSamples()
+            samples.forget(before: samples.nextSequence)
             isEstablished = false
+            forgettings += 1
         }
         // Stuck: the field unexplained and the stored samples, spread enough to fit, not on one ellipsoid.
         let inconsistent = candidate == nil && freshFit.map {
@@ -322,8 +323,9 @@ public struct MagnetometerAutoCalibration: Sendable {
         } == true
         stuck = current > settings.contradictedScore && inconsistent ? stuck + 1 : 0
         if stuck >= settings.stuckJudgements {
-            forgetSamples()
+            samples.forget(before: samples.nextSequence)
             stuck = 0
+            forgettings += 1
         }
         // An alternative must explain the field itself, and clearly better than the correction in use.
         func better(_ s: Double) -> Bool {
@@ -367,18 +369,6 @@ public struct MagnetometerAutoCalibration: Sendable {
         if accepted { acceptedFits += 1 }
         changed(from: current)
         return true
-    }
-
-    /// Drops every stored sample. The correction in use does not explain the field (that is why), so it
-    /// cannot sort the new samples into regions either: under a new iron whose hard iron differs from the
-    /// old by more than the field (glasses carry 65–300 µT and it changes between wearings), the old
-    /// correction puts every new sample in the same few regions, their 12 slots each fill, and no fit ever
-    /// covers enough of the sphere. Until the next correction is taken, samples are sorted about the running
-    /// mean of the raw field, as before the first.
-    private mutating func forgetSamples() {
-        samples.forget(before: samples.nextSequence)
-        forgettings += 1
-        hasBinning = false
     }
 
     private mutating func changed(from score: Double) {
