@@ -11,7 +11,7 @@ public enum EvalAttitudeCommand {
     public static let topic = "attitude"
     public static let summary = "attitude RMSE (total, heading, inclination) against recorded or synthetic truth"
     public static let help = """
-        usage: headtrack eval attitude PATH... [--mode 9d|6d|both] [--calibration FILE] [--json]
+        usage: headtrack eval attitude PATH... [--mode 9d|6d|both] [--calibration FILE] [--no-auto-calibration] [--json]
                headtrack eval attitude --synthetic [--mode 9d|6d|both] [--json]
 
         Runs the attitude filter causally (default settings) over each imu-trace v1 file with truth columns
@@ -29,6 +29,9 @@ public enum EvalAttitudeCommand {
           --calibration FILE
                         apply this calibration file (gyro bias, magnetometer hard/soft iron) to every trace's
                         raw samples, through the same pipeline as 'headtrack run'
+          --no-auto-calibration
+                        turn the background magnetometer calibration off, as 'replay --no-auto-calibration'
+                        (it is on by default, as 'run' ships it): its effect is the difference
           --json        print JSON instead of a table
           --synthetic   score the built-in synthetic head motions (still, slow/fast turns, walking, a magnet
                         passing, gyro bias drift) instead of files
@@ -41,6 +44,7 @@ public enum EvalAttitudeCommand {
         let modeText = try arguments.option("mode") ?? "both"
         let asJSON = arguments.flag("json")
         let synthetic = arguments.flag("synthetic")
+        let autoCalibration = !arguments.flag("no-auto-calibration")
         let calibration = try CalibrationOption.load(try arguments.option("calibration"))
         let paths = try arguments.positionals()
         let modes: [AttitudeMode]
@@ -82,7 +86,7 @@ public enum EvalAttitudeCommand {
                 // Progress on stderr (the table or JSON on stdout stays clean): nine BROAD trials take ~10 s.
                 Console.err("\(Invocation.program) eval attitude: \(done)/\(modes.count * trials.count) \(name) (\(mode == .nineD ? "9D" : "6D"))")
                 results.append(AttitudeEvaluation.evaluate(trace: trace, name: name, mode: mode,
-                                                           calibration: calibration))
+                                                           calibration: calibration, autoCalibration: autoCalibration))
             }
         }
         Console.write(1, asJSON ? AttitudeReport.json(results) : AttitudeReport.table(results))
