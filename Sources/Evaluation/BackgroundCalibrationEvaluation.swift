@@ -91,9 +91,11 @@ public enum BackgroundCalibrationEvaluation {
         }
     }
 
-    /// The trace through the product's pipeline as `replay` runs it (no calibration file, no mount).
-    static func replay(_ trace: Trace, auto: Bool) -> Replayed {
+    /// The trace through the product's pipeline as `replay` runs it (no calibration file, no mount); `learner`
+    /// replaces the background calibration's settings (the leave-one-out validation's candidates).
+    static func replay(_ trace: Trace, auto: Bool, learner: MagnetometerAutoCalibration.Settings? = nil) -> Replayed {
         var settings = Pipeline.Settings()
+        if let l = learner { settings.autoCalibration = l }
         if !auto { settings.autoCalibration = nil }
         var out = Replayed(estimates: [], switches: [])
         out.estimates.reserveCapacity(trace.records.count)

@@ -29,6 +29,9 @@ public enum EvalAttitudeCommand {
           --calibration FILE
                         apply this calibration file (gyro bias, magnetometer hard/soft iron) to every trace's
                         raw samples, through the same pipeline as 'headtrack run'
+          --no-auto-calibration
+                        (with PATH) turn the background magnetometer calibration off, as 'replay --no-auto-calibration'
+                        (it is on by default, as 'run' ships it): its effect is the difference
           --json        print JSON instead of a table
           --synthetic   score the built-in synthetic head motions (still, slow/fast turns, walking, a magnet
                         passing, gyro bias drift) instead of files
@@ -41,6 +44,7 @@ public enum EvalAttitudeCommand {
         let modeText = try arguments.option("mode") ?? "both"
         let asJSON = arguments.flag("json")
         let synthetic = arguments.flag("synthetic")
+        let autoCalibration = !arguments.flag("no-auto-calibration")
         let calibration = try CalibrationOption.load(try arguments.option("calibration"))
         let paths = try arguments.positionals()
         let modes: [AttitudeMode]
@@ -82,7 +86,7 @@ public enum EvalAttitudeCommand {
                 // Progress on stderr (the table or JSON on stdout stays clean): nine BROAD trials take ~10 s.
                 Console.err("\(Invocation.program) eval attitude: \(done)/\(modes.count * trials.count) \(name) (\(mode == .nineD ? "9D" : "6D"))")
                 results.append(AttitudeEvaluation.evaluate(trace: trace, name: name, mode: mode,
-                                                           calibration: calibration))
+                                                           calibration: calibration, autoCalibration: autoCalibration))
             }
         }
         Console.write(1, asJSON ? AttitudeReport.json(results) : AttitudeReport.table(results))
