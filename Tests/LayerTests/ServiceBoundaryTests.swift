@@ -44,9 +44,9 @@ import Testing
     @Test func onlyTheViewTouchesTheNetwork() throws {
         let lines = try Self.codeLines()
         #expect(Self.internetSocketsOutside(lines).isEmpty, "\(Self.internetSocketsOutside(lines).joined(separator: "\n"))")
-        // The fuzz binary, which never listens, feeds the view's request parser.
+        // The fuzz binary, which never listens, feeds the view's request parser and its event framing.
         #expect(Self.browserViewImporters(lines) == ["Commands/ViewCommand.swift", "HeadtrackFuzz/FuzzEntry.swift",
-                                                     "HeadtrackFuzz/ViewRequestFuzz.swift"])
+                                                     "HeadtrackFuzz/LinesFuzz.swift", "HeadtrackFuzz/ViewRequestFuzz.swift"])
     }
 
     @Test func aSocketOrImportElsewhereIsSeen() {
