@@ -3,7 +3,7 @@
 // Layers, bottom to top. A target imports only targets on lines above its own; targets on one line are peers and
 // do not import each other. Tests/LayerTests checks every `import` in Sources against this list, so keep it true.
 // layer: LibC, CLinux, CRealtime, CBench, CAllocCounter, BuildInfo
-// layer: Geometry, ViewPage
+// layer: Geometry, ViewPage, PlainText
 // layer: Hardware
 // layer: Sensors
 // layer: Fusion, SensorCalibration, MountLearning, Gestures, Indicators
@@ -53,6 +53,9 @@ let package = Package(
         // The page `headtrack view` serves (HTML, CSS, JavaScript and icon as string literals), kept in the
         // binary; nothing but the text, so the server's code is read apart from it.
         .target(name: "ViewPage", swiftSettings: strict),
+        // Plain text, at the bottom: JSON reading and writing, fixed-capacity line buffers and the line splitter,
+        // number formatting and escaping. Knows no algorithm, so the view links it without the tracker.
+        .target(name: "PlainText", dependencies: ["LibC"], swiftSettings: strict),
         // Vectors, matrices, quaternions, units, angles and the mount: the floor every other layer stands on.
         .target(name: "Geometry", dependencies: ["LibC"], swiftSettings: strict),
         .target(name: "Hardware", dependencies: ["LibC", "CLinux"], swiftSettings: strict),
@@ -73,7 +76,7 @@ let package = Package(
         .target(name: "Cohorts", dependencies: ["LibC", "Geometry", "Simulation"], swiftSettings: strict),
         // Files and their formats: JSON, the config, traces, calibration and truth files, atomic writes, numbers.
         .target(name: "Formats",
-                dependencies: ["LibC", "Geometry", "Hardware", "Sensors", "Fusion", "SensorCalibration", "Gestures", "Indicators", "Tracking"],
+                dependencies: ["LibC", "PlainText", "Geometry", "Hardware", "Sensors", "Fusion", "SensorCalibration", "Gestures", "Indicators", "Tracking"],
                 swiftSettings: strict),
         // The event stream: the Unix socket server, its clients' queues and the protocol's lines.
         .target(name: "EventStream",
@@ -81,8 +84,8 @@ let package = Package(
                 swiftSettings: strict),
         // `headtrack view`'s HTTP server: an event stream client that serves 127.0.0.1 only. Knows nothing of
         // the tracker but the stream's lines (a peer of EventStream, so it cannot import it), takes its JSON
-        // string writer from Formats, and is linked only by the view command.
-        .target(name: "BrowserView", dependencies: ["LibC", "Formats", "ViewPage"], swiftSettings: strict),
+        // string writer and line splitter from PlainText (no algorithm below it), and is linked only by the view command.
+        .target(name: "BrowserView", dependencies: ["LibC", "PlainText", "ViewPage"], swiftSettings: strict),
         // The daemon: session, fixed-rate loop, systemd, real-time mode, status, journal.
         .target(name: "Service",
                 dependencies: ["LibC", "Geometry", "Hardware", "Sensors", "Fusion", "SensorCalibration", "MountLearning", "Gestures", "Indicators", "CRealtime",
@@ -144,7 +147,8 @@ let package = Package(
         .testTarget(name: "TrackingTests", dependencies: ["Tracking", "Geometry", "Fusion", "SensorCalibration"], swiftSettings: strict),
         .testTarget(name: "FormatsTests", dependencies: ["TestSupport", "Formats", "Tracking", "Geometry", "Fusion", "SensorCalibration", "Gestures", "Sensors"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "Formats", "Indicators", "Tracking", "SensorCalibration", "Geometry"],
+        .testTarget(name: "PlainTextTests", dependencies: ["PlainText"], swiftSettings: strict),
+        .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "Formats", "PlainText", "Indicators", "Tracking", "SensorCalibration", "Geometry"],
                     swiftSettings: strict),
         .testTarget(name: "ServiceTests", dependencies: ["TestSupport", "Cohorts", "Service", "Tracking", "Formats", "EventStream", "Simulation", "Geometry"],
                     swiftSettings: strict),

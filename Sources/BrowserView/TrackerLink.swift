@@ -1,5 +1,5 @@
 import LibC
-import Formats
+import PlainText
 
 /// The view's connection to the tracker's event stream: an ordinary client of the Unix socket, like `watch`.
 /// It reads whatever arrives at once (so the tracker never has to hold or drop a line for it), splits whole

@@ -1,5 +1,5 @@
 import LibC
-import Formats
+import PlainText
 
 /// `headtrack view`'s server: one thread, one poll loop. It reads the tracker's event stream as an ordinary
 /// client and passes every line on to a few browsers as server-sent events, with the page's own files, on

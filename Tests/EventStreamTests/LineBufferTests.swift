@@ -5,6 +5,7 @@ import Musl
 #endif
 import Testing
 @testable import Formats
+@testable import PlainText
 @testable import EventStream
 
 /// The stream's own number formatter, checked against two independent references: the C library's

@@ -30,6 +30,21 @@ import Testing
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
+    /// The view links no algorithm: everything `BrowserView` depends on, directly or through its dependencies
+    /// in Package.swift, is plain text, the page, or the C library. Before `PlainText` it took its JSON string
+    /// writer from Formats and so linked the whole tracker.
+    @Test func theViewsDependencyClosureHoldsNoAlgorithm() throws {
+        let package = try Self.read(Self.root.appendingPathComponent("Package.swift"))
+        let deps = Dictionary(LayerCheck.targets(package).map { ($0.name, $0.dependencies) }, uniquingKeysWith: { a, _ in a })
+        var closure: Set<String> = []
+        var todo = deps["BrowserView"] ?? []
+        #expect(!todo.isEmpty, "BrowserView not found in Package.swift")
+        while let next = todo.popLast() {
+            if closure.insert(next).inserted { todo += deps[next] ?? [] }
+        }
+        #expect(closure == ["LibC", "PlainText", "ViewPage"], "\(closure.sorted())")
+    }
+
     /// A wrong import planted into the real tree is caught: the floors of docs/architecture.md (formats below the event
     /// stream, the event stream below the service, the one wiring below the formats) hold in the checker's
     /// reading of the real Package.swift, not only in a made-up one.

@@ -1,5 +1,5 @@
 import Testing
-import Formats
+import PlainText
 
 /// `LineSplitter`: the same lines however the bytes are chunked, over-long lines dropped whole.
 @Suite struct LineSplitterTests {

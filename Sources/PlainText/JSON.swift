@@ -67,6 +67,12 @@ public struct JSONDocument: Sendable {
     public let lines: [String: Int]
     public let numberTexts: [String: String]
 
+    public init(root: JSONValue, lines: [String: Int], numberTexts: [String: String]) {
+        self.root = root
+        self.lines = lines
+        self.numberTexts = numberTexts
+    }
+
     public func line(_ path: String) -> Int? { lines[path] }
 
     /// A number as the file wrote it, shown for an error (cut when long, with its length said).
