@@ -86,7 +86,7 @@ public struct GestureEvaluation: Sendable {
     /// One line saying what was run.
     public var description: String {
         let (detector, settings, classicSettings) = (recognizer.detector, recognizer.settings, recognizer.classicSettings)
-        var s = "detector \(detector.rawValue), mount \(mountFromTrace ? "each trace's own" : mount.map { $0.description } ?? "none")"
+        var s = "detector \(detector.rawValue), mount \(mountFromTrace ? "each trace's own" : mount.map { $0.argument } ?? "none")"
         if detector == .default {
             s += recognizer.listening ? ", answer mode (a question pending throughout)"
                 : settings.singleGesturesAlways ? ", always-on with single gestures"

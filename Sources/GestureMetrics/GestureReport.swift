@@ -77,7 +77,7 @@ public enum GestureReport {
         let total = results.map(\.score).reduce(GestureScore(), +)
         var s = "{\n"
         s += "  \"detector\": \(string(evaluation.recognizer.detector.rawValue)),\n"
-        s += "  \"mount\": \(evaluation.mount.map { string($0.description) } ?? "null"),\n"
+        s += "  \"mount\": \(evaluation.mount.map { string($0.argument) } ?? "null"),\n"
         s += "  \"flicks\": \(evaluation.recognizer.detector == .default && evaluation.recognizer.settings.flicks),\n"
         s += "  \"mode\": \(string(evaluation.recognizer.listening ? "answer" : evaluation.recognizer.settings.singleGesturesAlways ? "always-on-single" : "always-on")),\n"
         s += "  \"activities\": [" + byActivity(results).map { a in

@@ -1,5 +1,6 @@
 import Gestures
 import Formats
+import Geometry
 import Testing
 @testable import GestureMetrics
 
@@ -59,5 +60,20 @@ import Testing
         #expect(t.bouts == [GestureBout(label: "nod", start: 1, end: 2), GestureBout(label: "shake", start: 3.5, end: 4)])
         #expect(throws: GestureTruthError.self) { try GestureTruth.parse(#"{"bouts": []}"#) }
         #expect(GestureTruth.path(forTrace: "data/st26_nod.csv") == "data/st26_nod.truth.json")
+    }
+
+    /// The report's "mount" is what `--mount` reads back, also for a mount that is no axis form (a learned one,
+    /// a few degrees askew): it once wrote "(0.1 0.2 0.3)" triples that no option could read.
+    @Test func theReportsMountReadsBackAsAMountOption() throws {
+        let askew = try #require(Mount(up: Vector3(0.1, 0.05, 1), left: Vector3(0, 1, 0.1)))
+        #expect(!askew.isAxisForm)
+        for mount in [askew, try Mount(parsing: "-x,z,y")] {
+            var evaluation = GestureEvaluation()
+            evaluation.mount = mount
+            let report = try JSONParser.parse(GestureReport.json([], evaluation: evaluation))
+            guard case let .string(text)? = report["mount"] else { Issue.record("no mount in \(report)"); continue }
+            let back = try Mount(parsing: text)
+            #expect(back.angle(to: mount) < 1e-3, "\(text) reads back \(back.argument), \(back.angle(to: mount)) rad off")
+        }
     }
 }
