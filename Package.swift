@@ -148,7 +148,7 @@ let package = Package(
         .testTarget(name: "FormatsTests", dependencies: ["TestSupport", "Formats", "Tracking", "Geometry", "Fusion", "SensorCalibration", "Gestures", "Sensors"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "PlainTextTests", dependencies: ["PlainText"], swiftSettings: strict),
-        .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "Formats", "PlainText", "Indicators", "Tracking", "SensorCalibration", "Geometry"],
+        .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "Formats", "PlainText", "Indicators", "Tracking", "SensorCalibration", "Sensors", "Hardware", "Geometry"],
                     swiftSettings: strict),
         .testTarget(name: "ServiceTests", dependencies: ["TestSupport", "Cohorts", "Service", "Tracking", "Formats", "EventStream", "Simulation", "Geometry"],
                     swiftSettings: strict),

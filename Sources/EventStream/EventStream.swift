@@ -156,13 +156,13 @@ public final class EventStream {
     }
 
     /// A sensor fault: a `fault` line when an episode begins (not for every failing sample).
-    public func fault(kind: StaticString, t: Double) {
+    public func fault(_ kind: FaultKind, t: Double) {
         guard faults.fault(t: t) else { return }
         line.reset()
         line.literal("{\"type\":\"fault\",\"t\":")
         line.fixed(t, 3)
         line.literal(",\"active\":true,\"kind\":")
-        line.string(kind)
+        line.string(kind.name)
         line.literal("}\n")
         server.broadcast(line, kind: .mustArrive, t: t)
     }

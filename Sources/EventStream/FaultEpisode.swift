@@ -24,22 +24,46 @@ public struct FaultEpisode: Sendable {
         active = false
         return true
     }
+}
 
-    /// A short machine-readable name for the kind of fault.
-    public static func kind(of error: SensorError) -> StaticString {
+/// What went wrong with the sensor, as the stream's `fault` line and the status line name it: one list of the
+/// kinds a client may see (docs/protocol.md), each with its fixed name.
+public enum FaultKind: Sendable, Equatable, CaseIterable {
+    case busNoAcknowledge, busTimeout, busShortRead, busError
+    case magneticOverflow, implausibleData, frozenData, corruptedSample, sensorMissing
+    /// The chip was found reset (its configuration lost) and was set up again.
+    case chipReset
+
+    public init(_ error: SensorError) {
         switch error {
         case let .bus(e):
             switch e {
-            case .noAcknowledge: return "bus_no_ack"
-            case .timeout: return "bus_timeout"
-            case .shortRead: return "bus_short_read"
-            default: return "bus_error"
+            case .noAcknowledge: self = .busNoAcknowledge
+            case .timeout: self = .busTimeout
+            case .shortRead: self = .busShortRead
+            default: self = .busError
             }
+        case .magneticOverflow: self = .magneticOverflow
+        case .implausibleData: self = .implausibleData
+        case .frozenData: self = .frozenData
+        case .corruptedSample: self = .corruptedSample
+        default: self = .sensorMissing
+        }
+    }
+
+    /// The machine-readable name (a static string: writing it allocates nothing).
+    public var name: StaticString {
+        switch self {
+        case .busNoAcknowledge: return "bus_no_ack"
+        case .busTimeout: return "bus_timeout"
+        case .busShortRead: return "bus_short_read"
+        case .busError: return "bus_error"
         case .magneticOverflow: return "magnetic_overflow"
         case .implausibleData: return "implausible_data"
         case .frozenData: return "frozen_data"
         case .corruptedSample: return "corrupted_sample"
-        default: return "sensor_missing"
+        case .sensorMissing: return "sensor_missing"
+        case .chipReset: return "chip_reset"
         }
     }
 }

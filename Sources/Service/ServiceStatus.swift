@@ -8,7 +8,7 @@ import EventStream
 public struct ServiceStatus: Sendable {
     public enum Phase: Sendable, Equatable {
         case tracking
-        case fault(String)
+        case fault(FaultKind)
         case recovering
     }
 
@@ -34,7 +34,7 @@ public struct ServiceStatus: Sendable {
         var s: String
         switch phase {
         case .tracking: s = "tracking with \(device)"
-        case let .fault(kind): s = "sensor fault (\(kind)) on \(device)"
+        case let .fault(kind): s = "sensor fault (\(kind.name)) on \(device)"
         case .recovering: s = "recovering from a sensor fault on \(device)"
         }
         if let m = mount { s += "; " + m }
@@ -56,9 +56,9 @@ public struct ServiceStatus: Sendable {
         let before = phase
         switch event {
         case let .fault(t, error):
-            if episode.fault(t: t) { phase = .fault("\(FaultEpisode.kind(of: error))") }
+            if episode.fault(t: t) { phase = .fault(FaultKind(error)) }
         case let .reinitialized(t):
-            if episode.fault(t: t) { phase = .fault("chip_reset") }
+            if episode.fault(t: t) { phase = .fault(.chipReset) }
         case let .gesture(t, e):
             lastGesture = (e, t)
             return text

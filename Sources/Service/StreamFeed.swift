@@ -10,8 +10,8 @@ extension EventStream {
             let d = pipeline.streamDetails(of: e, at: t)
             gesture(e, t: t, start: d.start, count: d.count, bout: d.bout, peakRate: d.peakRate, bouts: pipeline.bouts)
         case let .display(t, leds): display(t: t, leds: leds, pipeline: pipeline)
-        case let .fault(t, error): fault(kind: FaultEpisode.kind(of: error), t: t)
-        case let .reinitialized(t): fault(kind: "chip_reset", t: t)
+        case let .fault(t, error): fault(FaultKind(error), t: t)
+        case let .reinitialized(t): fault(.chipReset, t: t)
         }
     }
 }
