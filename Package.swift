@@ -125,7 +125,7 @@ let package = Package(
         .executableTarget(name: "headtrack", dependencies: ["Commands"], swiftSettings: strict),
         .executableTarget(name: "headtrack-lab", dependencies: ["LabCommands"], swiftSettings: strict),
         // libFuzzer targets for the parsers, replay and the event stream's input; real only under scripts/fuzz.sh (-DFUZZING).
-        .executableTarget(name: "HeadtrackFuzz", dependencies: ["LibC", "Geometry", "Fusion", "SensorCalibration", "Tracking", "Formats", "EventStream",
+        .executableTarget(name: "HeadtrackFuzz", dependencies: ["LibC", "Geometry", "Hardware", "Sensors", "Fusion", "SensorCalibration", "Tracking", "Formats", "EventStream",
                                                                 "Plots", "BrowserView"],
                           swiftSettings: strict),
 

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Runs the libFuzzer targets of Sources/HeadtrackFuzz for a bounded time each.
 #   scripts/fuzz.sh [--seconds N] [target...]
-# Targets: json config calibration truth trace replay mount stream request viewrequest number lines (default: all),
-# N seconds each (default 60).
+# Targets: json config calibration truth trace replay mount mountfile stream request viewrequest number lines
+# registers (default: all), N seconds each (default 60).
 # stream: the bytes hostile clients send the event-stream server, next to a client that must get every gesture.
 # request: one request line through the stream's request parser.
 # lines: the stream's bytes split into lines in any chunks (view, watch) and each framed as a server-sent event.
+# registers: detection, set-up and reading of every chip from a bus that answers with the input's bytes.
 # Seeds come from Fuzz/corpus/TARGET (committed, never written); what the fuzzer learns goes to
 # .build/fuzz/corpus/TARGET. A crash, hang (>10 s per input) or runaway memory (>2 GB) is saved as
 # Fuzz/crashes/TARGET-crash-HASH (add it to Fuzz/corpus/TARGET as regress-NAME and write a test for it),
@@ -13,13 +14,13 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=60
-all=(json config calibration truth trace replay mount stream request viewrequest number lines)
+all=(json config calibration truth trace replay mount mountfile stream request viewrequest number lines registers)
 targets=()
 while [ $# -gt 0 ]; do
   case $1 in
     --seconds) seconds=$2; shift 2 ;;
     --seconds=*) seconds=${1#*=}; shift ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     *) targets+=("$1"); shift ;;
   esac
 done

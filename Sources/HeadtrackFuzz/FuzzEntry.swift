@@ -3,7 +3,8 @@
 // `swift build` and `swift test` need no fuzzer runtime.
 //
 // One binary, several targets: HEADTRACK_FUZZ_TARGET picks which input format the bytes are
-// (json, config, calibration, truth, trace, replay, mount, stream, request, viewrequest, number, lines). Each target only asserts what must hold for
+// (json, config, calibration, truth, trace, replay, mount, mountfile, stream, request, viewrequest, number, lines,
+// registers). Each target only asserts what must hold for
 // every input: no trap, no hang (libFuzzer's -timeout), no runaway memory (-rss_limit_mb), and the
 // properties written below (a calibration that decodes re-encodes to itself).
 import LibC
@@ -17,7 +18,7 @@ import EventStream
 import BrowserView
 
 enum FuzzTarget: String, CaseIterable, Sendable {
-    case json, config, calibration, truth, trace, replay, mount, stream, request, viewrequest, number, lines
+    case json, config, calibration, truth, trace, replay, mount, mountfile, stream, request, viewrequest, number, lines, registers
 
     static let current: FuzzTarget = {
         guard let name = getenv("HEADTRACK_FUZZ_TARGET").map({ String(cString: $0) }) else {
@@ -70,6 +71,19 @@ enum FuzzTarget: String, CaseIterable, Sendable {
             ViewRequestFuzz.run(bytes)
         case .lines:
             LinesFuzz.run(bytes)
+        case .registers:
+            RegistersFuzz.run(bytes)
+        case .mountfile:
+            // A mount file that decodes is written back as one that decodes to the same mount (to the four
+            // decimals a learned mount is written with), and from then on unchanged.
+            guard let first = try? MountStore.decode(bytes: bytes) else { return }
+            guard let second = try? MountStore.decode(bytes: Array(MountStore.encode(first).utf8)),
+                  let third = try? MountStore.decode(bytes: Array(MountStore.encode(second).utf8)) else {
+                fatalError("a decoded mount file does not decode after encoding: \(first)")
+            }
+            guard second.mount.angle(to: first.mount) < 1e-3, third == second else {
+                fatalError("mount file round trip changed it: \(first) → \(second) → \(third)")
+            }
         case .number:
             // A command-line number: plain decimal only, finite, and what Swift's own reading gives.
             let text = String(decoding: bytes, as: UTF8.self)
@@ -116,6 +130,8 @@ extension FuzzTarget {
         case .number: return CommandLineNumber.parse(String(decoding: bytes, as: UTF8.self)) != nil
         case .stream: return true  // nothing a client sends closes its connection: a bad request only gets an error
         case .lines: return true   // every byte stream splits into lines; none is refused
+        case .registers: return true   // any bytes are a chip's answer; what is refused is said in the detection
+        case .mountfile: return (try? MountStore.decode(bytes: bytes)) != nil
         case .request:
             let r = RequestLine.read(bytes)
             return r.askId != nil || r.isSubscribe
