@@ -225,8 +225,7 @@ struct ReplayCommand: Command {
             } catch { failure = error }
         }
         if let w = writer {
-            if let c = unsaved { while !w.offer(c) {} }
-            w.finish()
+            w.finish(saving: unsaved)
             let note = w.saves > 0 ? "learned calibration saved to \(w.store.path)" : "nothing learned to save to \(w.store.path)"
             if json || tableOnStandardOutput { Console.err(note) } else { say(note) }
         }

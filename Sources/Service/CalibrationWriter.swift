@@ -73,10 +73,16 @@ public final class CalibrationWriter: @unchecked Sendable {
         return savedCount
     }
 
-    /// Writes what is waiting (at once, whatever the interval) and ends the thread.
-    public func finish() {
+    /// Writes what is waiting (at once, whatever the interval) and ends the thread. Off the loop, at the end,
+    /// `last` (when given) is handed over first, waiting for the lock: a loop's final offer that found the lock
+    /// busy is not lost, and nobody spins on `offer` for it.
+    public func finish(saving last: Calibration? = nil) {
         guard started else { return }
         pthread_mutex_lock(mutex)
+        if let last {
+            slot = last
+            pending = true
+        }
         stopping = true
         pthread_cond_signal(wake)
         pthread_mutex_unlock(mutex)

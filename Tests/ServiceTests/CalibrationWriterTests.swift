@@ -50,6 +50,17 @@ import TestSupport
         #expect(try CalibrationStore(path: path + ".previous").load().magnetometer.hardIron.x == 1)
     }
 
+    @Test func finishSavesTheLastValueHandedToIt() throws {
+        // The end of a replay: the latest learned value, never offered (or offered while the writer held the
+        // lock), goes to `finish`, which waits for the lock instead of the caller spinning on `offer`.
+        let dir = temporaryDirectory("writer")
+        let path = dir + "/calibration.learned.json"
+        let writer = CalibrationWriter(path: path, minimumInterval: 3600, warn: { Issue.record("warning: \($0)") })
+        writer.finish(saving: calibration(7))
+        #expect(writer.saves == 1)
+        #expect(try CalibrationStore(path: path).load().magnetometer.hardIron.x == 7)
+    }
+
     @Test func aWriteThatFailsIsAWarningNotACrash() {
         nonisolated(unsafe) var warnings: [String] = []
         let writer = CalibrationWriter(path: "/nonexistent-dir/calibration.learned.json", minimumInterval: 0,
