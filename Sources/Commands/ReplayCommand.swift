@@ -280,10 +280,11 @@ struct ReplayCommand: Command {
     }
 
     /// `--wait-for-client`: serves the socket at the trace's first moment (the hello, and any request the client
-    /// sends at once) until a client has connected, checking 50 times a second.
+    /// sends at once) until a client has connected, checking 50 times a second, or until a stop signal (SIGTERM,
+    /// SIGINT, SIGHUP) arrives: the replay after it then stops the clean way at once.
     static func waitForFirstClient(_ stream: EventStream, t: Double) {
         let clock = LinuxMonotonicClock()
-        while true {
+        while !StopSignals.requested {
             stream.server.poll(t: t)
             if stream.server.clientCount > 0 { return }
             clock.sleep(until: clock.now() + 20_000_000)

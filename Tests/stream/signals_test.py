@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Every way a command that serves the socket or writes files is stopped ends the clean way: SIGTERM at any
 moment of `run --simulated --socket`'s start, SIGHUP, a reader that goes away (`run … | head -c 10`),
-SIGTERM to `replay --stream` and `calibrate --trace --socket`, and a closed output under `replay --events`.
+SIGTERM to `replay --stream` (also while it waits for its first client) and `calibrate --trace --socket`, and a
+closed output under `replay --events`.
 The truth is what is left on disk (no socket, lock, staging directory or `*.tmp-PID`) and the exit status
 (0 for `run`, whose clean stop is its normal end; 1 with "stopped by ..." for the commands cut short),
 never how long anything took. Usage: signals_test.py HEADTRACK_BIN. PASS/FAIL lines; exits 1 if any failed.
@@ -68,6 +69,8 @@ check("closed-output-is-a-clean-stop", len(first) == 10 and p.returncode == 0 an
 trace = os.path.join(tmp, "still.csv")
 still_trace(trace)
 for name, argv in (("replay-stream", [BIN, "replay", trace, "--socket", sock]),
+                   # Still waiting for its first client: the wait ends on the signal too.
+                   ("replay-wait-for-client", [BIN, "replay", trace, "--socket", sock, "--wait-for-client"]),
                    ("calibrate-trace-socket", [BIN, "calibrate", "--trace", trace, "--skip-gyro", "--socket", sock,
                                                "--out", os.path.join(tmp, "cal.json")])):
     p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
