@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The live page suite: `headtrack view` against `run --simulated` (and `calibrate --trace --socket`) in
 # headless Chromium, driven through chromedriver's WebDriver API by view_test.py (Python standard library), and
-# who may read the stream through it (access_test.py).
+# who may read the stream through it (access_test.py), and a slowloris against it beside a quiet twin
+# (slowloris_test.py).
 # Installs Debian's chromium and chromium-driver when missing (as root). Screenshots and logs go to
 # $VIEW_TEST_OUT (default .build/test-artifacts/view).
 # Usage: Tests/view/run.sh            (builds the debug binary)
@@ -29,4 +30,6 @@ status=0
 python3 Tests/view/view_test.py "$HEADTRACK_BIN" "$out" || status=1
 # Who gets the stream through the view: the socket's own users only (as root, acting as nobody; no browser).
 python3 Tests/view/access_test.py "$HEADTRACK_BIN" || status=1
+# A slowloris against one view beside its quiet twin: the attacked view answers as the twin does.
+python3 Tests/view/slowloris_test.py "$HEADTRACK_BIN" || status=1
 exit $status
