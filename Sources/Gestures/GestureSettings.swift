@@ -35,7 +35,7 @@ public enum GesturePreset: String, Sendable, CaseIterable, Equatable {
     public var swingRate: Double {
         switch self {
         case .sensitive: return 20 * Units.radiansPerDegree
-        case .normal: return 26 * Units.radiansPerDegree
+        case .normal: return HeadGestureFacts.swingRate
         case .firm: return 46 * Units.radiansPerDegree
         }
     }
@@ -78,7 +78,7 @@ extension GestureDetector {
         /// A swing about an axis starts when the rate exceeds this, and ends when it falls below half of it
         /// (hysteresis, so gyro noise at 1 kHz cannot chop one swing into several). 0.2 rad/s (11 °/s) is far
         /// above gyro noise and the bias left after calibration, and below the slowest gesture swing (30 °/s).
-        public var activeRate = 0.2
+        public var activeRate = HeadGestureFacts.activeRate
 
         /// Every swing of a nod or shake must peak at least this fast (rad/s); see `GesturePreset`.
         /// Default: `normal`, 26 °/s, under the 30 °/s gentlest return swing of the model.
@@ -86,15 +86,15 @@ extension GestureDetector {
 
         /// Each swing must turn the head at least this far (rad): 3°, under the 5° smallest gesture swing
         /// of the model and above the ±1.5° of talking and chewing.
-        public var minSwingAngle = 3 * Units.radiansPerDegree
+        public var minSwingAngle = HeadGestureFacts.minSwingAngle
 
         /// Longest swing, measured between the threshold crossings: 0.7 s. The slowest gesture of the model
         /// (0.8 Hz, i.e. 0.62 s a swing) fits; looking around (20–60 °/s over 20–90°) takes longer.
-        public var maxHalfWaveDuration = 0.7
+        public var maxHalfWaveDuration = HeadGestureFacts.maxSwingDuration
 
         /// Longest pause between two swings of one gesture (s): the 0.7 s of the model's slowest oscillation;
         /// swings further apart are separate movements, and a gesture's run ends there.
-        public var maxGap = 0.7
+        public var maxGap = HeadGestureFacts.maxGap
 
         /// A gesture lasts while its oscillation goes on: it is reported once, and the next gesture of its
         /// kind needs a pause of this long (s) between two of its swings first: 0.6 s, the longest pause the
@@ -146,7 +146,7 @@ extension GestureDetector {
         /// from one side to the other (one side only, 45°, refused the crossing swing of a ±30° shake). Turning
         /// further (looking over a shoulder) is no swing of a gesture; a glance is told by its hold
         /// (`maxTurnPause`), not by its width. The cohort figures behind it are in docs/results/.
-        public var maxTwoSwingAngle = 91 * Units.radiansPerDegree
+        public var maxTwoSwingAngle = HeadGestureFacts.maxSwingAngle
 
         /// Swings about one axis less than this apart (s) are one continuing oscillation: 0.2 s, longer than
         /// the reversal of walking and running pitch (1.6–3.2 Hz) takes under the activity threshold (0.14 s
@@ -214,7 +214,7 @@ extension GestureDetector {
 
         /// Two swings alternate when their rotation axes are within this angle of opposite (rad): 45°.
         /// Walking rocks the head in roll and pitch by turns, whose axes are about 90° apart.
-        public var alternationTolerance = 45 * Units.radiansPerDegree
+        public var alternationTolerance = HeadGestureFacts.alternationTolerance
 
         /// A swing counts as certain, and the gesture it completes is reported, once its rate has fallen to
         /// this fraction of its peak: 0.9 — past the peak, so the swing's speed and direction are known, and

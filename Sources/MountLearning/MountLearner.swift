@@ -20,7 +20,7 @@ public struct MountLearner: Sendable {
         var still = StillStretches.Settings()
         var rhythm = NodRhythm.Settings()
         /// Swings start above this rate (rad/s): the gesture detector's activity threshold, 11 °/s.
-        public var activeRate = 0.2
+        public var activeRate = HeadGestureFacts.activeRate
         /// Cycles one series must hold: 3 (the rule: never from fewer).
         public var minimumNods = 3
         /// The nods' axis must lie within this of horizontal (rad): 20°, above a nod's yaw cross-talk (≤ 10 %,

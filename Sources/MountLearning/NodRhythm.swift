@@ -25,27 +25,27 @@ struct NodRhythm: Sendable {
     struct Settings: Sendable, Equatable {
         /// A swing that counts peaks at least this fast (rad/s): 26 °/s, the detector's `normal` swing rate,
         /// under the gentlest swing of a nod in the gesture model (30 °/s).
-        var swingRate = 26 * Units.radiansPerDegree
+        var swingRate = HeadGestureFacts.swingRate
         /// … and turns at least this far (rad): 3°, the detector's smallest swing (the ±1.5° of talking stay under it).
-        var minimumAngle = 3 * Units.radiansPerDegree
+        var minimumAngle = HeadGestureFacts.minSwingAngle
         /// … and lasts at most this long (s): the detector's 0.7 s; a slower movement is a turn, not a nod.
-        var longestSwing = 0.7
+        var longestSwing = HeadGestureFacts.maxSwingDuration
         /// … and turns at most this far (rad): 91°, the detector's widest gesture swing.
-        var largestAngle = 91 * Units.radiansPerDegree
+        var largestAngle = HeadGestureFacts.maxSwingAngle
         /// Longest pause between two swings of one series (s): 0.7 s, the detector's longest gap inside one
         /// gesture: people pause 0.1–0.6 s between the nods of a long "yes", and the rate spends up to 0.08 s
         /// more under the threshold around the reversal (a 30 °/s swing). A tilt held at the shoulder longer,
         /// or the next tilt 1–3 s later, starts a new series.
-        var longestPause = 0.7
+        var longestPause = HeadGestureFacts.maxGap
         /// Consecutive swings alternate when their axes are within this of opposite (rad): the detector's 45°.
-        var alternation = 45 * Units.radiansPerDegree
+        var alternation = HeadGestureFacts.alternationTolerance
         /// Every swing's axis lies within this of the series' axis (rad): 20°, above a nod's cross-talk (roll
         /// ±15 %, yaw ±10 % of the pitch in the model: ≤ 10°), under the 30°+ by which gait's pitch, roll and
         /// yaw at two different rates turn the axis of one swing.
         var consistency = 20 * Units.radiansPerDegree
         /// The head is at rest before a series when no swing at all happened for this long (s): 0.7 s, the
         /// detector's longest gap inside one gesture.
-        var restBefore = 0.7
+        var restBefore = HeadGestureFacts.maxGap
     }
 
     let settings: Settings
