@@ -6,17 +6,14 @@ the socket takes them, for the whole demo story. The flooded loop must run the s
 loop reported. Counts, not wall-clock times: both loops share the machine, so its load falls on both.
 Usage: flood_test.py HEADTRACK_BIN. Prints one PASS/FAIL line per check; exits 1 if any failed.
 """
-import json, os, re, socket, subprocess, sys, tempfile, threading, time, urllib.request
+import json, os, re, subprocess, sys, tempfile, threading, urllib.request
 
 BIN = sys.argv[1]
 FLOODERS = 4
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from streamcheck import check, finish, wait_for_socket, connect, loop_gestures, gestures, same
-
-def read_all(path, out):
-    for line in connect(path).makefile("r", encoding="utf-8"):
-        out.append(json.loads(line))
+from streamcheck import (check, finish, loop_gestures, gestures, same, start_twins, wait_twins, attacker_counts,
+                         run_counts)
 
 # Each flooder is its own process (no shared interpreter lock), sending 1 MiB blocks until the server goes.
 FLOOD = r"""
@@ -33,25 +30,8 @@ except OSError:
 print(sent)
 """
 
-def counts(stdout):
-    samples = re.search(r"stopped; (\d+) IMU samples", stdout)
-    overruns = re.search(r"overruns=(\d+)", stdout)
-    return (int(samples.group(1)) if samples else -1, int(overruns.group(1)) if overruns else -1)
-
 tmp = tempfile.mkdtemp(prefix="headtrack-flood-")
-runs = {}
-for name in ("quiet", "flooded"):
-    path = os.path.join(tmp, name + ".sock")
-    proc = subprocess.Popen([BIN, "run", "--simulated", "--realtime", "--socket", path],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    runs[name] = {"path": path, "proc": proc, "messages": []}
-for name, r in runs.items():
-    if not wait_for_socket(r["path"], r["proc"]):
-        print(r["proc"].communicate()[0])
-        check(f"{name}-socket-appears", False)
-        sys.exit(1)
-    r["reader"] = threading.Thread(target=read_all, args=(r["path"], r["messages"]))
-    r["reader"].start()
+runs = start_twins(BIN, ("quiet", "flooded"), tmp)
 flooders = [subprocess.Popen([sys.executable, "-c", FLOOD, runs["flooded"]["path"]], stdout=subprocess.PIPE, text=True)
             for _ in range(FLOODERS)]
 
@@ -76,21 +56,13 @@ def read_page():
 page = threading.Thread(target=read_page, daemon=True)
 page.start()
 
-for r in runs.values():
-    r["stdout"] = r["proc"].communicate(timeout=120)[0]
-    r["reader"].join(timeout=30)
-flooded_bytes = []
-for f in flooders:
-    try:
-        flooded_bytes.append(int(f.communicate(timeout=30)[0].strip() or 0))
-    except (subprocess.TimeoutExpired, ValueError):
-        f.kill()
-        flooded_bytes.append(-1)
+wait_twins(runs)
+flooded_bytes = attacker_counts(flooders, timeout=30)
 
 view.terminate()
 page.join(timeout=10)
 quiet, flooded = runs["quiet"], runs["flooded"]
-(q_samples, q_overruns), (f_samples, f_overruns) = counts(quiet["stdout"]), counts(flooded["stdout"])
+(q_samples, q_overruns, _), (f_samples, f_overruns, _) = run_counts(quiet["stdout"]), run_counts(flooded["stdout"])
 for r in (quiet, flooded):
     check("run-exit-0", r["proc"].returncode == 0, f"rc={r['proc'].returncode} {r['stdout'].strip()[-300:]}")
 print(f"  quiet: {q_samples} IMU samples, {q_overruns} overruns; flooded by {FLOODERS} clients "

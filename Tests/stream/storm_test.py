@@ -11,14 +11,15 @@ quiet twin here, 40 to 46 stormed with the bound, 67 to 80 without it). Counts, 
 wall-clock times: both loops share the machine, so the storm's load falls on both.
 Usage: storm_test.py HEADTRACK_BIN. Prints one PASS/FAIL line per check; exits 1 if any failed.
 """
-import json, os, re, subprocess, sys, tempfile, threading
+import os, re, subprocess, sys, tempfile
 
 BIN = sys.argv[1]
 STORMERS = 4
 IMU_HZ = os.environ.get("STORM_IMU_HZ", "1000")
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from streamcheck import check, finish, wait_for_socket, connect, loop_gestures, gestures, same
+from streamcheck import (check, finish, loop_gestures, gestures, same, start_twins, wait_twins, attacker_counts,
+                         run_counts)
 
 # Each stormer is its own process: connect, close, again, until the socket is gone (the run ended) or refuses
 # for a while, bounded by a count so it stops even if something else answers on the path.
@@ -43,16 +44,6 @@ print(made)
 """
 STORM_LIMIT = 2_000_000
 
-def read_all(path, out):
-    for line in connect(path).makefile("r", encoding="utf-8"):
-        out.append(json.loads(line))
-
-def counts(stdout):
-    samples = re.search(r"stopped; (\d+) IMU samples", stdout)
-    overruns = re.search(r"overruns=(\d+)", stdout)
-    served = re.search(r"event stream: (\d+) clients served", stdout)
-    return tuple(int(m.group(1)) if m else -1 for m in (samples, overruns, served))
-
 def display_ticks(stdout):
     m = re.search(r"display\+LEDs: .*\((\d+)\)", stdout)
     return int(m.group(1)) if m else -1
@@ -63,35 +54,15 @@ def display_p99(stdout):
     return m.group(1) + " µs" if m else "?"
 
 tmp = tempfile.mkdtemp(prefix="headtrack-storm-")
-runs = {}
-for name in ("quiet", "stormed"):
-    path = os.path.join(tmp, name + ".sock")
-    proc = subprocess.Popen([BIN, "run", "--simulated", "--realtime", "--imu-hz", IMU_HZ, "--socket", path],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    runs[name] = {"path": path, "proc": proc, "messages": []}
-for name, r in runs.items():
-    if not wait_for_socket(r["path"], r["proc"]):
-        print(r["proc"].communicate()[0])
-        check(f"{name}-socket-appears", False)
-        sys.exit(1)
-    r["reader"] = threading.Thread(target=read_all, args=(r["path"], r["messages"]))
-    r["reader"].start()
+runs = start_twins(BIN, ("quiet", "stormed"), tmp, extra=("--imu-hz", IMU_HZ))
 stormers = [subprocess.Popen([sys.executable, "-c", STORM, runs["stormed"]["path"], str(STORM_LIMIT)],
                              stdout=subprocess.PIPE, text=True) for _ in range(STORMERS)]
 
-for r in runs.values():
-    r["stdout"] = r["proc"].communicate(timeout=120)[0]
-    r["reader"].join(timeout=30)
-connections = []
-for s in stormers:
-    try:
-        connections.append(int(s.communicate(timeout=60)[0].strip() or 0))
-    except (subprocess.TimeoutExpired, ValueError):
-        s.kill()
-        connections.append(-1)
+wait_twins(runs)
+connections = attacker_counts(stormers, timeout=60)
 
 quiet, stormed = runs["quiet"], runs["stormed"]
-(q_samples, q_overruns, _), (s_samples, s_overruns, s_served) = counts(quiet["stdout"]), counts(stormed["stdout"])
+(q_samples, q_overruns, _), (s_samples, s_overruns, s_served) = run_counts(quiet["stdout"]), run_counts(stormed["stdout"])
 for r in (quiet, stormed):
     check("run-exit-0", r["proc"].returncode == 0, f"rc={r['proc'].returncode} {r['stdout'].strip()[-300:]}")
 print(f"  quiet: {q_samples} IMU samples, {q_overruns} overruns; stormed by {STORMERS} processes "
