@@ -325,6 +325,83 @@ enum CohortMotions {
                                          offset: direction * distance))
                 t = returned.end + r.range(0.5, 2)
             }
+        case .keyGlance:
+            // Typing: the eyes go to the keys (or to papers beside them) and back, and the head goes a little
+            // way with them. Measured, not drawn from the gesture model: every out-and-back of 3° or more
+            // peaking at 26 °/s or more about one head axis in the ClassyGlass typing recordings with a known
+            // mount (10.6 min, `scripts/out-and-backs.py`), about p10–p90 of both directions together: about
+            // pitch (1.2 a minute, either way first) 4–16° at 28–78 °/s, held 0.07–0.5 s, back at 0.5–1.2 of
+            // the speed; about yaw (0.85 a minute) 3.5–34° at 31–95 °/s, held 0.03–0.5 s, back at 0.45–1.2.
+            // Cross-talk as in a glance.
+            while t < end - 3 {
+                if r.uniform() < 0.6 {
+                    outAndBack(main: \.pitch, angle: r.sign() * r.range(4, 16), peak: r.range(28, 78), hold: r.range(0.07, 0.5),
+                               returnRatio: r.range(0.5, 1.2), cross: [(\.yaw, r.range(-0.3, 0.3)), (\.roll, r.range(-0.2, 0.2))])
+                } else {
+                    outAndBack(main: \.yaw, angle: r.sign() * r.range(3.5, 34), peak: r.range(31, 95), hold: r.range(0.03, 0.5),
+                               returnRatio: r.range(0.45, 1.2), cross: [(\.pitch, r.range(-0.3, 0.3)), (\.roll, r.range(-0.2, 0.2))])
+                }
+                // 2.1 a minute together: 28 s apart on average.
+                t += r.range(8, 48)
+            }
+        case .drawing:
+            // Drawing shapes with the head, as the held-out drawing set is described (glasses, 55 Hz): tilts,
+            // circles, squares and triangles; a stroke takes 0.46–0.64 s and a corner pauses 0.08–0.24 s. The
+            // size is not given: strokes of 10–30°, as on a screen an arm's length away. Each shape is drawn
+            // one to three times over, then 2–5 s of rest.
+            while t < end - 12 {
+                let shape = r.integer(0, 3)
+                let size = r.range(10, 30)
+                let repeats = r.integer(1, 3)
+                func stroke(pitch: Double, yaw: Double) {
+                    let d = r.range(0.46, 0.64)
+                    if pitch != 0 { m.pitch.swings.append(.init(start: t, duration: d, delta: pitch * deg)) }
+                    if yaw != 0 { m.yaw.swings.append(.init(start: t, duration: d, delta: yaw * deg)) }
+                    t += d + r.range(0.08, 0.24)
+                }
+                switch shape {
+                case 0:
+                    // Tilt toward a shoulder and back, as the tilt row but at a stroke's pace.
+                    for _ in 0..<repeats {
+                        let side = r.sign()
+                        m.roll.swings.append(.init(start: t, duration: r.range(0.46, 0.64), delta: side * size * deg))
+                        t = m.roll.swings[m.roll.swings.count - 1].end + r.range(0.08, 0.24)
+                        m.roll.swings.append(.init(start: t, duration: r.range(0.46, 0.64), delta: -side * size * deg))
+                        t = m.roll.swings[m.roll.swings.count - 1].end + r.range(0.08, 0.24)
+                    }
+                case 1:
+                    // A circle: pitch and yaw each a half-turn per half period, a quarter period apart; the
+                    // period is four strokes.
+                    let period = 4 * r.range(0.46, 0.64), radius = size / 2
+                    let sense = r.sign()
+                    m.pitch.swings.append(.init(start: t, duration: period / 4, delta: radius * deg))
+                    for k in 0..<(2 * repeats) {
+                        let s = k % 2 == 0 ? -1.0 : 1.0
+                        m.yaw.swings.append(.init(start: t + Double(k) * period / 2, duration: period / 2, delta: sense * s * size * deg))
+                        m.pitch.swings.append(.init(start: t + period / 4 + Double(k) * period / 2, duration: period / 2,
+                                                    delta: -s * size * deg))
+                    }
+                    t += period / 4 + Double(2 * repeats) * period / 2
+                    m.pitch.swings.append(.init(start: t, duration: period / 4, delta: radius * deg))
+                    t += period / 4 + r.range(0.08, 0.24)
+                case 2:
+                    // A square: up, across, down, back.
+                    let sense = r.sign()
+                    for _ in 0..<repeats {
+                        stroke(pitch: -size, yaw: 0); stroke(pitch: 0, yaw: sense * size)
+                        stroke(pitch: size, yaw: 0); stroke(pitch: 0, yaw: -sense * size)
+                    }
+                default:
+                    // A triangle: three strokes 120° apart (up-right, down-right... as drawn on a screen).
+                    let sense = r.sign()
+                    for _ in 0..<repeats {
+                        stroke(pitch: -size * 0.87, yaw: sense * size * 0.5)
+                        stroke(pitch: size * 0.87, yaw: sense * size * 0.5)
+                        stroke(pitch: 0, yaw: -sense * size)
+                    }
+                }
+                t += r.range(2, 5)
+            }
         default:
             break
         }

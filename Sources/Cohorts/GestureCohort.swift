@@ -10,6 +10,8 @@ public enum CohortKind: String, Sendable, CaseIterable {
     // Added after the others, so the trials of the kinds above stay what they were for a given seed.
     case driftingGlance = "glance, drifting hold", lookBack = "look-backs", turnToSomeone = "turning to someone"
     case slips = "boxing slips and rolls"
+    /// Drawn from recordings of real days and from the held-out drawing set's description (see `CohortMotions`).
+    case keyGlance = "glancing at the keys", drawing = "drawing shapes"
 
     public var isGesture: Bool { gestureLabel != nil }
     /// "nod" or "shake" for the gestures.

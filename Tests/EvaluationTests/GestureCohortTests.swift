@@ -43,6 +43,18 @@ import Testing
         }
     }
 
+    @Test func glancesAtTheKeysAndDrawnShapesAreNoGesturesWithoutAQuestion() {
+        // Out-and-backs measured on real typing, and shapes drawn with the head: nobody made a gesture. With no
+        // question pending a nod or shake needs two cycles, which neither makes.
+        let kinds: [CohortKind] = [.keyGlance, .drawing]
+        let alwaysOn = GestureCohortEvaluation(cohort: Self.cohort, recognizer: RecognizerUnderTest(listening: false)).run(kinds: kinds)
+        for s in alwaysOn { #expect(s.falseEvents == 0, "\(s.kind): \(s.falseEvents) false events") }
+        // Not an empty row: with a question pending, single out-and-backs from a still head do answer it (the
+        // open part of answer mode, as on the typing recordings).
+        let asked = GestureCohortEvaluation(cohort: Self.cohort, recognizer: RecognizerUnderTest(listening: true)).run(kinds: [.keyGlance])
+        #expect((asked.first?.falseEvents ?? 0) > 0, "no glance at the keys looks like a single nod or shake")
+    }
+
     @Test func theHeadsBounceTellsTheFirstStepsOfWalkingAndRunningFromNods() {
         // Before the 2 s lead-in rule bites, the first steps are told from a nod by the head's vertical
         // bounce, which the cohort's gait makes at the step rate (heel strikes). The truth: no nod was made.
