@@ -130,7 +130,7 @@ let package = Package(
                           swiftSettings: strict),
 
         // Test helpers more than one test target needs (temporary directories, files written without FileIO).
-        .target(name: "TestSupport", dependencies: ["LibC"], path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["LibC", "Geometry"], path: "Tests/TestSupport", swiftSettings: strict),
 
         // Reads Package.swift and Sources as text (no target dependencies): the layer list above must hold.
         .testTarget(name: "LayerTests", swiftSettings: strict),
@@ -140,7 +140,7 @@ let package = Package(
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Simulation", "Geometry"], swiftSettings: strict),
         .testTarget(name: "MountLearningTests", dependencies: ["Cohorts", "MountLearning", "Simulation", "Geometry"], swiftSettings: strict),
         .testTarget(name: "GesturesTests",
-                    dependencies: ["Gestures", "Geometry", "Fusion", "SensorCalibration", "Sensors", "Tracking", "Formats", "Service", "GestureMetrics"],
+                    dependencies: ["TestSupport", "Gestures", "Geometry", "Fusion", "SensorCalibration", "Sensors", "Tracking", "Formats", "Service", "GestureMetrics"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "IndicatorsTests", dependencies: ["Indicators", "Geometry"], swiftSettings: strict),
         .testTarget(name: "SimulationTests", dependencies: ["Cohorts", "Simulation", "Geometry"], swiftSettings: strict),
@@ -148,7 +148,7 @@ let package = Package(
         .testTarget(name: "FormatsTests", dependencies: ["TestSupport", "Formats", "Tracking", "Geometry", "Fusion", "SensorCalibration", "Gestures", "Sensors"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "PlainTextTests", dependencies: ["PlainText"], swiftSettings: strict),
-        .testTarget(name: "EventStreamTests", dependencies: ["EventStream", "Formats", "PlainText", "Indicators", "Tracking", "SensorCalibration", "Sensors", "Hardware", "Geometry"],
+        .testTarget(name: "EventStreamTests", dependencies: ["TestSupport", "EventStream", "Formats", "PlainText", "Indicators", "Tracking", "SensorCalibration", "Sensors", "Hardware", "Geometry"],
                     swiftSettings: strict),
         .testTarget(name: "ServiceTests", dependencies: ["TestSupport", "Cohorts", "Service", "Tracking", "Formats", "EventStream", "Simulation", "Geometry"],
                     swiftSettings: strict),

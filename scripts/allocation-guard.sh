@@ -4,15 +4,16 @@
 #   scripts/allocation-guard.sh [HEADTRACK_LAB_BINARY]
 # Runs `headtrack-lab bench --allocations-only --json` and fails unless the loop on the simulated board
 # (polling and FIFO), the recording replay, the mount watch and the loop publishing to two event-stream
-# clients (one reading, one stalled) each counted 0 allocations over a window that did the work (wake-ups,
-# samples, a gesture, bytes to the reader, drops for the stalled client). `swift test` cannot check this: a
+# clients (one reading, one stalled, both subscribed to explain lines) each counted 0 allocations over a
+# window that did the work (wake-ups, samples, a gesture, bytes to the reader, drops for the stalled client,
+# explain lines). `swift test` cannot check this: a
 # debug build allocates in the standard library's unspecialised generics. The first pass in the fresh
 # process (one-time costs, such as Swift type metadata on first use) is printed, not judged.
 # Before judging, the checker is shown the same report with one allocation planted: it must fail on it.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 case "${1:-}" in
-  -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 bin=${1:-}
 if [ -z "$bin" ]; then
@@ -45,12 +46,13 @@ for name, steps in windows:
 s = a.get("loop_with_stream_clients", {})
 work = (s.get("clients") == 2 and s.get("gestures", 0) >= 1 and s.get("bytes_to_reader", 0) > 0
         and s.get("state_lines_dropped_for_stalled_client", 0) > 0
-        and s.get("requests", 0) > 0 and s.get("answers_and_errors", 0) > 0)
+        and s.get("requests", 0) > 0 and s.get("answers_and_errors", 0) > 0 and s.get("explain_lines", 0) > 0)
 failed |= not work
 print("%s stream window: %s clients, %s gestures, %s bytes to the reader, %s state lines dropped for the stalled one, "
-      "%s requests read, %s answers and errors"
+      "%s requests read, %s answers and errors, %s explain lines"
       % ("ok  " if work else "FAIL", s.get("clients"), s.get("gestures"), s.get("bytes_to_reader"),
-         s.get("state_lines_dropped_for_stalled_client"), s.get("requests"), s.get("answers_and_errors")))
+         s.get("state_lines_dropped_for_stalled_client"), s.get("requests"), s.get("answers_and_errors"),
+         s.get("explain_lines")))
 print("     first pass in the fresh process (one-time, not judged): %s" % a.get("first_pass"))
 sys.exit(1 if failed else 0)
 PY

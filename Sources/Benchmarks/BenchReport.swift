@@ -65,7 +65,7 @@ public enum BenchReport {
                 out += "  loop publishing to \(st.clientsAccepted) stream clients (one reading, one stalled): \(st.loop.allocations) in "
                     + "\(st.loop.steps) wake-ups (\(st.gestures) gestures, \(st.bytesToReader) bytes to the reader, "
                     + "\(st.stateLinesDroppedForStalledClient) state lines dropped for the stalled one, "
-                    + "\(st.requests) requests read, \(st.answersAndErrors) answers and errors)\n"
+                    + "\(st.requests) requests read, \(st.answersAndErrors) answers and errors, \(st.explainLines) explain lines)\n"
             }
         }
         if r.parts == .allocationsOnly { return out + "\n(allocations only; took \(fixed(r.seconds, 1)) s)\n" }
@@ -159,6 +159,7 @@ public enum BenchReport {
                     x.number("state_lines_dropped_for_stalled_client", Double(st.stateLinesDroppedForStalledClient))
                     x.number("requests", Double(st.requests))
                     x.number("answers_and_errors", Double(st.answersAndErrors))
+                    x.number("explain_lines", Double(st.explainLines))
                 }
             }
         }

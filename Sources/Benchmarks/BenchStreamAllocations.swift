@@ -5,7 +5,8 @@ import SimulatedRuns
 /// "The loop never allocates per sample for a client": heap allocations of the simulated loop while the event
 /// stream publishes to two clients, one reading and one that never reads (so the drop path runs too). The
 /// reader also sends an `ask` on every display tick, far over the request limit, so the request parser, the
-/// answers, the timeouts, the replacements and the refusals all run in the counted window.
+/// answers, the timeouts, the replacements and the refusals all run in the counted window. Both clients
+/// subscribe to `explain` lines first, so the detector's verdicts are formatted and sent (and dropped) too.
 public struct StreamAllocationCount: Sendable {
     /// Per wake-up of the loop, after the warm-up.
     public var loop = AllocationTally()
@@ -18,6 +19,8 @@ public struct StreamAllocationCount: Sendable {
     /// Request lines the server read from the reader, and the answer and error lines it queued for them.
     public var requests = 0
     public var answersAndErrors = 0
+    /// `explain` lines sent in the window.
+    public var explainLines = 0
 
     /// `warmUp` seconds (clients accepted, rings filled, the stalled client's drops begun), then `measured`
     /// seconds of simulated time at full speed, counted.
@@ -39,6 +42,10 @@ public struct StreamAllocationCount: Sendable {
         defer { close(stalled) }
 
         var result = StreamAllocationCount()
+        let subscribe: [UInt8] = Array(#"{"type":"subscribe","explain":true}"#.utf8) + [10]
+        for client in [reader, stalled] {
+            subscribe.withUnsafeBytes { b in _ = send(client, b.baseAddress, b.count, Int32(MSG_NOSIGNAL)) }
+        }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         let board = SimulatedLoop.board(options, busTime: true)
         var loop = try SimulatedLoop.make(board: board, clock: board.clock, options: options)
@@ -46,6 +53,7 @@ public struct StreamAllocationCount: Sendable {
         result.clientsAccepted = stream.server.clientCount
         let droppedBefore = stream.server.totals.droppedStateLines
         let totalsBefore = stream.server.totals
+        let explainBefore = stream.explainLines
         // Made before the window: sending it is one system call on bytes that exist already.
         let ask: [UInt8] = Array(#"{"type":"ask","id":"bench","timeout_s":0.5}"#.utf8) + [10]
         var gestures = 0
@@ -65,6 +73,7 @@ public struct StreamAllocationCount: Sendable {
         let totals = stream.server.totals
         result.requests = totals.requests - totalsBefore.requests
         result.answersAndErrors = totals.answers + totals.errors - totalsBefore.answers - totalsBefore.errors
+        result.explainLines = stream.explainLines - explainBefore
         return result
     }
 }

@@ -115,7 +115,6 @@ struct ReplayCommand: Command {
         let json = arguments.flag("json")
         let ask = arguments.flag("ask")
         let explain = arguments.flag("explain")
-        if explain { settings.gestures.explains = true }
         let socket = try arguments.socketPath()
         let streaming = arguments.flag("stream") || socket != nil
         let waitForClient = arguments.flag("wait-for-client")
@@ -172,7 +171,7 @@ struct ReplayCommand: Command {
         var pacer = TracePacer(firstTraceTime: trace.records.first?.t ?? 0)
         let writer = learnedPath.map { CalibrationWriter(path: $0, warn: { Console.err($0) }) }
         var learnedRevision = 0
-        var explained = ExplainedCandidates()
+        var explained = GestureVerdictChanges()
         var unsaved: Calibration? = nil
         // With a stream, a client's pending question puts the detector in answer mode, as in `run`.
         let questionPending: () -> Bool = ask ? { true } : stream.map { s in { s.questionPending } } ?? { false }
@@ -194,7 +193,8 @@ struct ReplayCommand: Command {
                     try events?.write("\(fixed(t, 4)),\(e.rawValue)\n")
                     recorder.gesture(t: t, event: e)
                 case let .sample(_, t):
-                    if explain, let line = explained.next(pipeline.recognizer) { say(line) }
+                    if explain, let v = explained.next(pipeline.recognizer) { say(v.text) }
+                    stream?.explain(pipeline.recognizer)
                     if let w = writer, let learner = pipeline.autoCalibration {
                         if learner.revision != learnedRevision {
                             learnedRevision = learner.revision
@@ -309,20 +309,5 @@ public enum CalibrationOption {
     public static func load(_ path: String?) throws -> Calibration {
         guard let p = path else { return .none }
         do { return try CalibrationStore(path: p).load() } catch { throw CommandError(error.description) }
-    }
-}
-
-/// `replay --explain`: the detector's verdicts, one line per candidate (its kind, where its run began, its
-/// swings) and per change of verdict, so the per-sample judging of a swing past its peak prints once.
-struct ExplainedCandidates {
-    private var seen = 0
-    private var last: (event: GestureEvent, start: Double, swings: Int, failed: UInt16)? = nil
-
-    mutating func next(_ detector: GestureDetector) -> String? {
-        guard detector.verdicts != seen, let v = detector.verdict else { return nil }
-        seen = detector.verdicts
-        if let l = last, l.event == v.event, l.start == v.start, l.swings == v.swings, l.failed == v.failed { return nil }
-        last = (v.event, v.start, v.swings, v.failed)
-        return v.text
     }
 }

@@ -36,10 +36,11 @@ final class ClientRequests {
     /// The display tick of the last error line this client was sent (at most one per tick).
     var errorTick = -1
 
-    /// The subscription: the state rate acknowledged, and whether `calibration` lines are sent. Until a
-    /// subscribe (and for keys it leaves out), the stream's own state rate and calibration on.
+    /// The subscription: the state rate acknowledged, and whether `calibration` and `explain` lines are sent.
+    /// Until a subscribe (and for keys it leaves out), the stream's own state rate, calibration on, explain off.
     private(set) var stateHz = 0.0
     private(set) var calibration = true
+    private(set) var explain = false
     /// The client's own state period and next-due loop time, so a slower rate costs two Doubles and no
     /// allocation. Period 0: every state line the stream sends; ∞: none.
     private var statePeriod = 0.0
@@ -67,15 +68,16 @@ final class ClientRequests {
         deadline = 0
         readClosed = false
         errorTick = -1
-        subscribe(stateHz: streamHz, streamHz: streamHz, calibration: true)
+        subscribe(stateHz: streamHz, streamHz: streamHz, calibration: true, explain: false)
     }
 
     /// Takes a subscription wholesale; `stateHz` is within 0...`streamHz` (checked by the caller). The next
     /// state line is due at once.
-    func subscribe(stateHz: Double, streamHz: Double, calibration: Bool) {
+    func subscribe(stateHz: Double, streamHz: Double, calibration: Bool, explain: Bool) {
         precondition(stateHz >= 0 && stateHz <= streamHz)
         self.stateHz = stateHz
         self.calibration = calibration
+        self.explain = explain
         // The stream's own rate needs no timing of its own: the stream already sends at it.
         statePeriod = stateHz >= streamHz ? 0 : (stateHz > 0 ? 1 / stateHz : .infinity)
         nextState = -.infinity

@@ -66,6 +66,12 @@ public final class EventStream {
     private var yawZero: Double? = nil
     /// The pipeline's `bouts.ended` when the last `bout_end` line went out.
     private var boutsEnded = 0
+    /// `explain` lines: their own buffer (a judgement of every rule is longer than the other lines), and which
+    /// verdicts were told already.
+    private let explainLine = LineBuffer(capacity: 2048)
+    private var verdictChanges = GestureVerdictChanges()
+    /// `explain` lines sent (to at least one subscribed client).
+    public private(set) var explainLines = 0
     /// Send the background calibration's `calibration` lines: off while a guided calibration sends its own, and
     /// from the start when the hello names no magnetometer (a trace without one): there is no iron to learn,
     /// and a line a second saying "learning, turn your head about" would contradict the hello.
@@ -113,6 +119,64 @@ public final class EventStream {
         server.broadcast(line, kind: .mustArrive, t: t)
         // After the gesture line, so a client that asked sees the gesture before its answer.
         if (e == .nod || e == .shake) && server.questionPending { server.answer(gesture: e.streamName, t: t, bout: bout) }
+    }
+
+    /// An `explain` line for the clients subscribed to them when the detector judged a candidate nod or shake
+    /// differently from the last one told (called after every IMU sample; a look at the clients' subscriptions
+    /// when none wants them). Every rule that applied, in `GestureRule` order: its value and limit in the unit
+    /// `replay --explain` prints, whether the value must reach the limit (`at_least`) and whether it passed.
+    public func explain(_ detector: GestureDetector) {
+        guard server.explainWanted, let v = verdictChanges.next(detector) else { return }
+        let b = explainLine
+        b.reset()
+        // In the order `replay --explain` says it: "nod? 2 swings from 16.15 s: taken".
+        b.literal("{\"type\":\"explain\",\"gesture\":")
+        b.string(v.event.streamName)
+        b.literal(",\"swings\":")
+        b.integer(Int64(v.swings))
+        b.literal(",\"start\":")
+        b.fixed(v.start, 3)
+        b.literal(",\"t\":")
+        b.fixed(v.t, 3)
+        b.literal(",\"taken\":")
+        b.bool(v.accepted)
+        b.literal(",\"refused_by\":[")
+        var first = true
+        var raw = 0
+        // By raw value, not `allCases` (an array): nothing allocates here.
+        while let rule = GestureRule(rawValue: raw) {
+            raw += 1
+            guard v.applies(rule), !v.passed(rule) else { continue }
+            if !first { b.literal(",") }
+            first = false
+            b.string(rule.name)
+        }
+        b.literal("],\"rules\":[")
+        first = true
+        raw = 0
+        while let rule = GestureRule(rawValue: raw) {
+            raw += 1
+            guard v.applies(rule) else { continue }
+            if !first { b.literal(",") }
+            first = false
+            let unit = rule.unit
+            b.literal("{\"rule\":")
+            b.string(rule.name)
+            b.literal(",\"value\":")
+            b.fixed(v.value(rule) * unit.factor, 3)
+            b.literal(",\"limit\":")
+            b.fixed(v.limit(rule) * unit.factor, 3)
+            b.literal(",\"unit\":")
+            b.string(unit.name)
+            b.literal(",\"at_least\":")
+            b.bool(v.isLowerLimit(rule))
+            b.literal(",\"ok\":")
+            b.bool(v.passed(rule))
+            b.literal("}")
+        }
+        b.literal("]}\n")
+        server.broadcast(b, kind: .explain, t: v.t)
+        explainLines += 1
     }
 
     /// A `bout_end` line for every client when the pipeline's bouts have ended one since the last call (at most

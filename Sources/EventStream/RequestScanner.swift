@@ -3,9 +3,10 @@ enum ClientRequest: Equatable {
     /// `{"type":"ask","id":"q1","timeout_s":5}`; the id is `line[idStart ..< idStart + idCount]`, already
     /// checked (1–64 bytes of printable ASCII without `"` or `\`), and the timeout is in range (default 5 s).
     case ask(idStart: Int, idCount: Int, timeout: Double)
-    /// `{"type":"subscribe","state_hz":10,"calibration":false}`: at least one key given (nil: absent, so its
-    /// default). `stateHz` is a number ≥ 0; whether it is above the stream's rate only the server knows.
-    case subscribe(stateHz: Double?, calibration: Bool?)
+    /// `{"type":"subscribe","state_hz":10,"calibration":false,"explain":true}`: at least one key given (nil:
+    /// absent, so its default). `stateHz` is a number ≥ 0; whether it is above the stream's rate only the
+    /// server knows.
+    case subscribe(stateHz: Double?, calibration: Bool?, explain: Bool? = nil)
     /// `{"type":"recenter"}`: the head's yaw now becomes 0 of every state line's `yaw_deg` (other keys skipped).
     case recenter
     /// Nothing but whitespace: not a request (a client may end its lines with "\r\n", or send empty ones).
@@ -18,7 +19,7 @@ enum ClientRequest: Equatable {
 enum RequestRefusal: Equatable, CaseIterable {
     case malformed, nested, duplicateKey, missingType, unknownType, missingId, badId, badTimeout
     case tooLong, unterminated, tooMany
-    case emptySubscribe, badStateHz, stateHzTooHigh, badCalibration
+    case emptySubscribe, badStateHz, stateHzTooHigh, badCalibration, badExplain
 
     var message: StaticString {
         switch self {
@@ -33,16 +34,17 @@ enum RequestRefusal: Equatable, CaseIterable {
         case .tooLong: return "request line longer than 1024 bytes: dropped"
         case .unterminated: return "request line not ended by a newline before the end of input: dropped"
         case .tooMany: return "more than 5 requests in one second: dropped; send at most 5 a second"
-        case .emptySubscribe: return "subscribe has neither \"state_hz\" nor \"calibration\": dropped; send e.g. {\"type\":\"subscribe\",\"state_hz\":10}"
+        case .emptySubscribe: return "subscribe has none of \"state_hz\", \"calibration\" and \"explain\": dropped; send e.g. {\"type\":\"subscribe\",\"state_hz\":10}"
         case .badStateHz: return "\"state_hz\" must be a number from 0 to the hello's rates.state_hz: dropped"
         case .stateHzTooHigh: return "\"state_hz\" is above this stream's state rate: dropped; the most it sends is the hello's rates.state_hz"
         case .badCalibration: return "\"calibration\" must be true or false: dropped"
+        case .badExplain: return "\"explain\" must be true or false: dropped"
         }
     }
 }
 
 /// The request channel's parser: a scanner over the bytes of one line (without its newline) that accepts one
-/// flat JSON object, finds the top-level keys `type`, `id`, `timeout_s`, `state_hz` and `calibration` in any
+/// flat JSON object, finds the top-level keys `type`, `id`, `timeout_s`, `state_hz`, `calibration` and `explain` in any
 /// order with any whitespace, skips other keys whose values are strings, numbers, true, false or null (so later
 /// requests can add keys), and refuses nested objects and arrays. It reads the bytes in place: no String, no
 /// Array, no Foundation, no heap, so nothing a client sends makes the loop allocate.
@@ -66,6 +68,7 @@ enum RequestScanner {
         var timeout: Field?
         var stateHz: Field?
         var calibration: Field?
+        var explain: Field?
         s.skipWhitespace()
         if !s.take(UInt8(ascii: "}")) {
             while true {
@@ -83,7 +86,7 @@ enum RequestScanner {
                     return true
                 }
                 let kept = keep("type", &type) ?? keep("id", &id) ?? keep("timeout_s", &timeout)
-                    ?? keep("state_hz", &stateHz) ?? keep("calibration", &calibration)
+                    ?? keep("state_hz", &stateHz) ?? keep("calibration", &calibration) ?? keep("explain", &explain)
                 if kept == false { return .refused(.duplicateKey) }
                 s.skipWhitespace()
                 if s.take(UInt8(ascii: ",")) { s.skipWhitespace(); continue }
@@ -95,7 +98,7 @@ enum RequestScanner {
         guard s.atEnd else { return .refused(.malformed) }
 
         guard let type else { return .refused(.missingType) }
-        if type.isString("subscribe", in: line) { return subscription(stateHz, calibration, in: line) }
+        if type.isString("subscribe", in: line) { return subscription(stateHz, calibration, explain, in: line) }
         if type.isString("recenter", in: line) { return .recenter }
         guard type.isString("ask", in: line) else { return .refused(.unknownType) }
         guard let id else { return .refused(.missingId) }
@@ -114,8 +117,9 @@ enum RequestScanner {
     /// A subscribe's keys (`id` and `timeout_s` are skipped like unknown keys). A subscribe replaces the
     /// previous one wholesale, so one without either key would only reset to the defaults, which is more
     /// likely a typo than a wish: refused.
-    private static func subscription(_ stateHz: Field?, _ calibration: Field?, in line: UnsafeBufferPointer<UInt8>) -> ClientRequest {
-        if stateHz == nil && calibration == nil { return .refused(.emptySubscribe) }
+    private static func subscription(_ stateHz: Field?, _ calibration: Field?, _ explain: Field?,
+                                     in line: UnsafeBufferPointer<UInt8>) -> ClientRequest {
+        if stateHz == nil && calibration == nil && explain == nil { return .refused(.emptySubscribe) }
         var hz: Double?
         if let stateHz {
             guard stateHz.kind == .number, stateHz.number >= 0 else { return .refused(.badStateHz) }
@@ -126,7 +130,12 @@ enum RequestScanner {
             guard let b = calibration.boolean(in: line) else { return .refused(.badCalibration) }
             on = b
         }
-        return .subscribe(stateHz: hz, calibration: on)
+        var explaining: Bool?
+        if let explain {
+            guard let b = explain.boolean(in: line) else { return .refused(.badExplain) }
+            explaining = b
+        }
+        return .subscribe(stateHz: hz, calibration: on, explain: explaining)
     }
 
     /// One scanned value (or key): where its bytes are and what kind it was.
@@ -331,7 +340,7 @@ public enum RequestLine {
             case let .ask(idStart, idCount, timeout):
                 let id = String(decoding: line[idStart..<(idStart + idCount)], as: UTF8.self)
                 return Reading(askId: id, timeout: timeout, refusal: nil, isBlank: false)
-            case let .subscribe(stateHz, calibration):
+            case let .subscribe(stateHz, calibration, _):
                 return Reading(askId: nil, timeout: nil, refusal: nil, isBlank: false, isSubscribe: true, stateHz: stateHz,
                                calibration: calibration)
             case .recenter:

@@ -63,8 +63,10 @@ public final class StreamServer {
         case calibration
         /// A guided calibration's last line (saved or refused): must arrive, to clients subscribed to them.
         case calibrationResult
+        /// Why a candidate nod or shake was taken or refused: droppable, to clients subscribed to `explain`.
+        case explain
 
-        var droppable: Bool { self == .state || self == .calibration }
+        var droppable: Bool { self == .state || self == .calibration || self == .explain }
     }
 
     final class Slot {
@@ -145,6 +147,12 @@ public final class StreamServer {
     /// Whether a connected client is waiting for an answer to its ask (O(1)).
     public var questionPending: Bool { pendingAsks > 0 }
 
+    /// Whether a connected client subscribed to `explain` lines (a look at each slot: no allocation).
+    public var explainWanted: Bool {
+        for slot in slots where slot.fd >= 0 && slot.requests.explain { return true }
+        return false
+    }
+
     /// Once per display tick: takes new clients (each gets the hello), reads and serves what clients asked,
     /// answers asks that ran out with `null`, notices the ones that left, sends what is waiting and drops the
     /// ones that stopped reading.
@@ -196,6 +204,7 @@ public final class StreamServer {
             case .mustArrive: break
             case .state: if !slot.requests.takesState(t: t, slack: stateSlack) { continue }
             case .calibration, .calibrationResult: if !slot.requests.calibration { continue }
+            case .explain: if !slot.requests.explain { continue }
             }
             enqueue(line, into: slot, droppable: kind.droppable)
             if slot.fd >= 0 { drain(slot, t: t) }
@@ -325,13 +334,14 @@ public final class StreamServer {
             }
             slot.requests.ask(id: UnsafeBufferPointer(rebasing: line[idStart..<(idStart + idCount)]), deadline: t + timeout)
             pendingAsks += 1
-        case let .subscribe(hz, calibration):
+        case let .subscribe(hz, calibration, explain):
             // Refused, not clamped: a client asking for more than the stream sends has misread the hello, and
             // an error naming the limit tells it so, where a quiet clamp would leave it expecting lines that
             // never come unless it reads the acknowledgement closely.
             if let hz, hz > stateHz { refuse(slot, .stateHzTooHigh); return }
             // Wholesale: what the subscribe leaves out goes back to its default.
-            slot.requests.subscribe(stateHz: hz ?? stateHz, streamHz: stateHz, calibration: calibration ?? true)
+            slot.requests.subscribe(stateHz: hz ?? stateHz, streamHz: stateHz, calibration: calibration ?? true,
+                                    explain: explain ?? false)
             acknowledge(slot)
         case .recenter:
             // The head has one yaw for every app, and a state line is formatted once for all clients: the
@@ -347,7 +357,8 @@ public final class StreamServer {
     }
 
     /// `{"type":"subscribed","state_hz":N,"calibration":B}` to that client only, a line that must arrive, so
-    /// the client knows what it will get (with the defaults filled in).
+    /// the client knows what it will get (with the defaults filled in); `"explain":true` added when it gets
+    /// explain lines (left out otherwise, as by a tracker that has none, so a client can tell the two apart).
     private func acknowledge(_ slot: Slot) {
         let hz = slot.requests.stateHz
         subscribedLine.reset()
@@ -356,6 +367,7 @@ public final class StreamServer {
         if hz == hz.rounded() { subscribedLine.integer(Int64(hz)) } else { subscribedLine.fixed(hz, 3) }
         subscribedLine.literal(",\"calibration\":")
         subscribedLine.bool(slot.requests.calibration)
+        if slot.requests.explain { subscribedLine.literal(",\"explain\":true") }
         subscribedLine.literal("}\n")
         enqueue(subscribedLine, into: slot, droppable: false)
     }

@@ -48,8 +48,8 @@ public struct GestureDetector: GestureRecognizer {
     /// a nod or shake needs `alwaysOnNodHalfWaves` / `alwaysOnShakeHalfWaves` swings, unless
     /// `singleGesturesAlways` is set. See `Settings.alwaysOnNodHalfWaves` for why.
     public var listening = false
-    /// With `Settings.explains`: the latest candidate's judgement, and how many there have been (a caller
-    /// notices a new one by the count).
+    /// The latest candidate's judgement, and how many there have been (a caller notices a new one by the
+    /// count).
     public private(set) var verdict: GestureVerdict? = nil
     public private(set) var verdicts = 0
 
@@ -118,6 +118,7 @@ public struct GestureDetector: GestureRecognizer {
 
     /// Checks a carriage rule, remembering a refusal for the rest of the completing swing.
     @inline(__always)
+    @discardableResult
     private mutating func checkCarriage(_ rule: GestureRule, _ value: Double, _ limit: Double, _ c: Completion,
                                         nod isNod: Bool, into v: inout GestureVerdict) -> Bool {
         if v.check(rule, value, limit) { return true }
@@ -343,57 +344,57 @@ public struct GestureDetector: GestureRecognizer {
     /// without a hold and stays within the range of a vigorous shake; a shake stays within half that range of
     /// where the head rested; with a mount, a two-swing nod starts
     /// nose-down, unless it was already under way when the detector started (what came before it was not seen).
-    /// With `Settings.explains` every rule is measured and the verdict kept; otherwise the first refusal ends it.
+    /// Every rule is measured, also after one has refused, and the verdict kept (`verdict`): what `replay
+    /// --explain` and the stream's `explain` lines show is what decided. Judging happens only for a swing past
+    /// its peak that would complete a gesture, so measuring the rest costs nothing measurable per sample
+    /// (docs/gestures.md).
     private mutating func judge(_ c: Completion, nod isNod: Bool, left: Vector3, t: Double) -> Bool {
-        let all = settings.explains
         var v = GestureVerdict(event: isNod ? .nod : .shake, t: t, start: c.runStart, swings: c.swings)
         defer {
-            if all {
-                verdict = v
-                verdicts &+= 1
-            }
+            verdict = v
+            verdicts &+= 1
         }
         let stuck = isNod ? nodCarriedSwing : shakeCarriedSwing
         let carriageDecided = settings.carriageRefusalHolds && stuck.isSame(c)
         if carriageDecided {
             // Refused by a carriage rule earlier in this same swing: that refusal stands.
             v.check(stuck.rule, stuck.value, stuck.limit)
-            if !all { return false }
         }
         if isNod {
-            if !v.check(.leadIn, c.leadIn, settings.maxLeadIn) && !all { return false }
+            v.check(.leadIn, c.leadIn, settings.maxLeadIn)
             let carried = carriage
-            if !carriageDecided && !checkCarriage(.carried, carried.range, carried.allowed, c, nod: true, into: &v)
-                && !all { return false }
+            if !carriageDecided { checkCarriage(.carried, carried.range, carried.allowed, c, nod: true, into: &v) }
             // A nod turns back at once at its far end; a look down at something holds there (see `maxTurnPause`).
-            if !v.check(.farPause, c.farPause, settings.maxTurnPause) && !all { return false }
+            v.check(.farPause, c.farPause, settings.maxTurnPause)
         } else {
             let carried = sidewaysCarriage
             if !carriageDecided {
-                if !checkCarriage(.carriedSideways, carried.range, carried.allowed, c, nod: false, into: &v) && !all { return false }
-                if !checkCarriage(.turnPivot, turnPivot, settings.shakeLeverArm, c, nod: false, into: &v) && !all { return false }
+                checkCarriage(.carriedSideways, carried.range, carried.allowed, c, nod: false, into: &v)
+                checkCarriage(.turnPivot, turnPivot, settings.shakeLeverArm, c, nod: false, into: &v)
             }
             if settings.shakeExcursionFromCentre && c.swings >= 4 {
                 // Two cycles give the oscillation its own centre: two reversals on each side of it.
-                if !v.check(.excursion, c.halfRange, settings.maxShakeExcursion) && !all { return false }
-            } else if c.referenceKnown && !v.check(.excursion, c.excursion, settings.maxShakeExcursion) && !all { return false }
+                v.check(.excursion, c.halfRange, settings.maxShakeExcursion)
+            } else if c.referenceKnown {
+                v.check(.excursion, c.excursion, settings.maxShakeExcursion)
+            }
         }
-        if !v.check(.pause, c.pause, settings.maxTurnPause) && !all { return false }
+        v.check(.pause, c.pause, settings.maxTurnPause)
         // A gesture shorter than always-on's (the single one a question allows) begins from rest; a run refused
         // that way at its second swing is not taken at its third either: it began while the head was busy.
         if c.swings < (isNod ? settings.alwaysOnNodHalfWaves : settings.alwaysOnShakeHalfWaves) {
             let rest = settings.singleGestureFromHeadRest ? Swift.min(c.restBefore, c.headRestBefore) : c.restBefore
-            if c.watchedBefore >= settings.maxTurnPause && settings.singleGestureFromRest
-                && !v.check(.restBefore, rest, settings.maxTurnPause, atMost: false) && !all { return false }
+            if c.watchedBefore >= settings.maxTurnPause && settings.singleGestureFromRest {
+                v.check(.restBefore, rest, settings.maxTurnPause, atMost: false)
+            }
         }
         if c.swings == 2 {
-            if !v.check(.swingNotTooWide, c.largestAngle, settings.maxTwoSwingAngle) && !all { return false }
-            if !v.check(.swingBigEnough, c.largestAngle, settings.minTwoSwingAngle, atMost: false) && !all { return false }
+            v.check(.swingNotTooWide, c.largestAngle, settings.maxTwoSwingAngle)
+            v.check(.swingBigEnough, c.largestAngle, settings.minTwoSwingAngle, atMost: false)
             // Positive rotation about the left axis tips the nose (x forward) down: the first swing's pitch must
             // be above zero.
-            if isNod && headAxesKnown && !c.originUnseen
-                && !v.check(.noseDown, c.firstRotation.dot(left), .leastNonzeroMagnitude, atMost: false) && !all {
-                return false
+            if isNod && headAxesKnown && !c.originUnseen {
+                v.check(.noseDown, c.firstRotation.dot(left), .leastNonzeroMagnitude, atMost: false)
             }
         }
         return v.accepted
@@ -403,7 +404,7 @@ public struct GestureDetector: GestureRecognizer {
     /// caller has already marked the run as one gesture either way, so a refused run stays unreported).
     private mutating func report(_ event: GestureEvent, start: Double, swings: Int, at t: Double,
                                  otherOngoing: Bool) -> DetectedGesture? {
-        if settings.explains && verdict != nil { verdict!.check(.cooldown, t - lastEvent, settings.cooldown, atMost: false) }
+        if verdict != nil { verdict!.check(.cooldown, t - lastEvent, settings.cooldown, atMost: false) }
         guard t - lastEvent >= settings.cooldown else { return nil }
         lastEvent = t
         pendingFlick = .none

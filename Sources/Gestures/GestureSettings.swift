@@ -242,10 +242,6 @@ extension GestureDetector {
         public var alwaysOnNodHalfWaves = 4
         public var alwaysOnShakeHalfWaves = 4
 
-        /// Measure every run rule of each candidate and keep the verdict (`GestureDetector.verdict`), for
-        /// `replay --explain`. Off in the loop: the first refusal ends a judgement there.
-        public var explains = false
-
         /// Take single nods and shakes even when no question is pending (config `gestures.single: "always"`),
         /// at the cost in false gestures that docs/gestures.md measures on daily life.
         public var singleGesturesAlways = false

@@ -6,7 +6,8 @@ public enum GestureRule: Int, CaseIterable, Sendable {
     case leadIn, restBefore, carried, farPause, carriedSideways, turnPivot, excursion, pause, swingBigEnough, swingNotTooWide,
          noseDown, cooldown
 
-    public var name: String {
+    /// What `replay --explain` prints and the stream's `explain` lines send (a static string: no allocation).
+    public var name: StaticString {
         switch self {
         case .leadIn: return "lead-in"
         case .restBefore: return "rest before"
@@ -22,8 +23,8 @@ public enum GestureRule: Int, CaseIterable, Sendable {
         }
     }
 
-    /// The unit values are printed in, and the factor from the SI value stored.
-    var unit: (name: String, factor: Double) {
+    /// The unit values are printed and sent in, and the factor from the SI value stored.
+    public var unit: (name: StaticString, factor: Double) {
         switch self {
         case .leadIn, .restBefore, .farPause, .pause, .cooldown: return ("s", 1)
         case .carried, .carriedSideways: return ("m/s²", 1)
@@ -34,8 +35,8 @@ public enum GestureRule: Int, CaseIterable, Sendable {
 }
 
 /// Why a candidate gesture was taken or refused: each rule that applied, its measured value and its limit.
-/// Filled by the detector only when `Settings.explains` is on (`replay --explain`); a value type of fixed size,
-/// so recording one allocates nothing.
+/// Kept by the detector for every candidate (`GestureDetector.verdict`); a value type of fixed size, so
+/// recording one allocates nothing.
 public struct GestureVerdict: Sendable, Equatable {
     public var event: GestureEvent
     /// When it was judged, and when its run's first swing began (s).
@@ -73,6 +74,8 @@ public struct GestureVerdict: Sendable, Equatable {
     public func passed(_ rule: GestureRule) -> Bool { applies(rule) && failed & (1 << UInt16(rule.rawValue)) == 0 }
     public func value(_ rule: GestureRule) -> Double { values[rule.rawValue] }
     public func limit(_ rule: GestureRule) -> Double { limits[rule.rawValue] }
+    /// The limit is one the value must reach (≥), not stay within (≤).
+    public func isLowerLimit(_ rule: GestureRule) -> Bool { lowerLimits & (1 << UInt16(rule.rawValue)) != 0 }
 
     /// The rules that refused it, in order.
     public var refusedBy: [GestureRule] { GestureRule.allCases.filter { applies($0) && !passed($0) } }
@@ -92,7 +95,7 @@ public struct GestureVerdict: Sendable, Equatable {
         }
         func item(_ rule: GestureRule) -> String {
             let (unit, factor) = rule.unit
-            let lower = lowerLimits & (1 << UInt16(rule.rawValue)) != 0
+            let lower = isLowerLimit(rule)
             let ok = passed(rule)
             let sign = lower ? (ok ? "≥" : "<") : (ok ? "≤" : ">")
             return "\(rule.name) \(number(value(rule) * factor)) \(sign) \(number(limit(rule) * factor)) \(unit)"

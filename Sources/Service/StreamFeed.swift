@@ -5,7 +5,7 @@ extension EventStream {
     /// The observer hook for `TrackerLoop.run`.
     public func handle(_ event: LoopEvent, _ pipeline: Pipeline) {
         switch event {
-        case .imu: break
+        case .imu: explain(pipeline.recognizer)
         case let .gesture(t, e):
             let d = pipeline.streamDetails(of: e, at: t)
             gesture(e, t: t, start: d.start, count: d.count, bout: d.bout, peakRate: d.peakRate, bouts: pipeline.bouts)

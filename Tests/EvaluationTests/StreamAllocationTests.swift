@@ -24,6 +24,7 @@ struct StreamAllocationTests {
         #expect(count.stateLinesDroppedForStalledClient > 0)   // the stalled client's drop path ran
         #expect(count.bytesToReader > 15 * 60 * 150)           // the reader got its 60 Hz state lines
         #expect(count.loop.steps > 15 * 200)                    // every 200 Hz wake-up was counted
+        #expect(count.explainLines >= 1)                        // verdicts were formatted and sent
     }
 
     @Test(.enabled(if: StreamAllocationTests.optimisedWithCounter,

@@ -5,6 +5,8 @@
     ask        tracker.ask(timeout=30) returns "nod", the loop's first nod or shake
     gestures   tracker.gestures() yields the loop's gestures (its stdout is the truth), then ends with the stream
     quiet      subscribe(state_hz=0, calibration=False): no state line and no calibration line, only gestures
+    explain    subscribe(state_hz=0, explain=True): acknowledged with explain; every gesture the loop printed has an
+               explain line saying it was taken, at its time, with the rules that applied and their limits
     bouts      each gesture has a bout id and its peak rate; bout_end 0.5 s after the head stopped, before the next
     recenter   after recenter() the first state's yaw_deg is within 1° of 0; at the end, at rest, the yaw has
                turned as much as the compass heading, the other way (heading is clockwise, yaw to the left)
@@ -65,6 +67,12 @@ def quiet():
         return ack, list(t.messages())
 
 
+def explained():
+    with Tracker(path, connect_timeout=20, reconnect=False) as t:
+        ack = t.subscribe(state_hz=0, explain=True)
+        return ack, [m for m in t.messages() if m.type == "explain"]
+
+
 def recenter():
     with Tracker(path, connect_timeout=20, reconnect=False) as t:
         t.recenter()
@@ -73,7 +81,8 @@ def recenter():
 
 
 reconnecting = Tracker(path, connect_timeout=20)  # reconnect on: kept for after this run
-threads = [guarded(n, f) for n, f in [("ask", ask), ("listen", listen), ("quiet", quiet), ("recenter", recenter)]]
+threads = [guarded(n, f) for n, f in [("ask", ask), ("listen", listen), ("quiet", quiet), ("explain", explained),
+                                           ("recenter", recenter)]]
 for th in threads:
     th.start()
 stdout, _ = run.communicate(timeout=120)
@@ -104,6 +113,14 @@ check("bout-end-after-the-head-stops", [(e.bout, e.gesture, e.gestures) for e in
       and 10.5 <= ends[0].t <= 10.5 + 0.8 and 13.5 <= ends[1].t <= 13.5 + 0.8
       and [m.type for m in msgs if m.type in ("gesture", "bout_end")] == ["gesture", "bout_end", "gesture", "bout_end"],
       str([(e.bout, e.gesture, e.t, e.gestures) for e in ends]))
+r = results.get("explain")
+taken = [(m.gesture, m.t) for m in r[1] if m.taken] if isinstance(r, tuple) else []
+rules_ok = isinstance(r, tuple) and len(r[1]) > 0 and all(
+    m.rules and all({"rule", "value", "limit", "unit", "at_least", "ok"} <= set(x) for x in m.rules)
+    and (m.taken == (m.refused_by == [])) for m in r[1])
+check("explain-lines-say-why-each-gesture-was-taken", isinstance(r, tuple) and r[0].explain is True and rules_ok
+      and all(any(k == g and abs(t - tg) <= 0.0051 for g, t in taken) for k, tg in truth),
+      f"taken {taken} vs loop {truth}; {len(r[1]) if isinstance(r, tuple) else r!r} lines")
 r = results.get("recenter")
 ok = isinstance(r, list) and len(r) > 100 and all(s.yaw_deg is not None for s in r)
 first = r[0] if ok else None

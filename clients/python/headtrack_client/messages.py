@@ -88,6 +88,7 @@ class Fault(Message):
 class Subscribed(Message):
     state_hz: float = 0.0
     calibration: bool = True
+    explain: bool = False   # left out by a tracker that sends no explain lines
 
 
 @dataclass
@@ -102,13 +103,27 @@ class Dropped(Message):
 
 
 @dataclass
+class Explain(Message):
+    """Why a candidate nod or shake was taken or refused: each rule that applied, as a dict with "rule",
+    "value", "limit", "unit", "at_least" and "ok" (only to a client that subscribed with explain=True)."""
+    t: float = 0.0
+    gesture: str = ""
+    start: float = 0.0
+    swings: int = 0
+    taken: bool = False
+    refused_by: List[str] = field(default_factory=list)
+    rules: List[Dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
 class Error(Message):
     """A request was refused (the message says why), or the tracker refused the connection."""
     message: str = ""
 
 
 KINDS = {"hello": Hello, "state": State, "gesture": Gesture, "bout_end": BoutEnd, "answer": Answer,
-         "fault": Fault, "subscribed": Subscribed, "recentered": Recentered, "dropped": Dropped, "error": Error}
+         "fault": Fault, "subscribed": Subscribed, "recentered": Recentered, "dropped": Dropped, "error": Error,
+         "explain": Explain}
 
 
 def parse(obj: Dict[str, Any]) -> Message:

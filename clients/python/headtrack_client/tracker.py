@@ -82,16 +82,21 @@ class Tracker:
                                f"requests are {self.hello.requests if self.hello else []})")
         return reply
 
-    def subscribe(self, state_hz: Optional[float] = None, calibration: Optional[bool] = None) -> Subscribed:
+    def subscribe(self, state_hz: Optional[float] = None, calibration: Optional[bool] = None,
+                  explain: Optional[bool] = None) -> Subscribed:
         """Chooses what this connection gets: `state_hz` state lines a second (0: none, only gestures, answers
-        and faults), and whether `calibration` lines come. Left out: the tracker's default."""
+        and faults), whether `calibration` lines come, and whether `explain` lines come (why each candidate
+        nod or shake was taken or refused; read them with `messages()`, type "explain"). Left out: the
+        tracker's default."""
         request = {"type": "subscribe"}
         if state_hz is not None:
             request["state_hz"] = state_hz
         if calibration is not None:
             request["calibration"] = calibration
+        if explain is not None:
+            request["explain"] = explain
         if len(request) == 1:
-            raise ValueError("subscribe needs state_hz or calibration")
+            raise ValueError("subscribe needs state_hz, calibration or explain")
         self._subscription = request
         reply = self._request(request, lambda m: isinstance(m, Subscribed), REPLY_SECONDS)
         self._latest_state = None  # read before the subscription took effect: not what was asked for
