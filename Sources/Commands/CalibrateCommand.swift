@@ -81,10 +81,11 @@ struct CalibrateCommand: Command {
         """
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
-        let config = try HardwareSession.loadConfig(try arguments.option("config"))
+        let file = try HardwareSession.loadConfig(try arguments.option("config"))
         let mountStep = arguments.flag("mount")
-        let out = try arguments.option("out") ?? (mountStep ? MountStore(beside: config.calibrationFile).path : config.calibrationFile)
-        let i2c = try arguments.option("i2c") ?? config.i2cDevice
+        let outOption = try arguments.option("out")
+        var overrides = SessionPlan.Overrides()
+        overrides.i2cDevice = try arguments.option("i2c")
         let duration = try arguments.duration() ?? (mountStep ? 60 : 180)
         let trace = try arguments.option("trace")
         let skipGyro = arguments.flag("skip-gyro")
@@ -92,11 +93,15 @@ struct CalibrateCommand: Command {
         let restartService = arguments.flag("restart-service")
         let unit = try arguments.option("service") ?? "headtrack"
         let serviceUser = try arguments.option("service-user") ?? "headtrack"
-        let socket = try arguments.socketPath()
+        overrides.socket = try arguments.socketPath()
         let speed = try arguments.double("speed", in: 0...Limits.maxSpeed, what: "0 (as fast as possible) or a speed up to \(Int(Limits.maxSpeed))× the trace's time")
         let simulated = arguments.flag("simulated")
         let worn = try WornOption.parse(&arguments)
         try arguments.finish()
+        let plan = SessionPlan(config: file, overrides: overrides)
+        let config = plan.config, i2c = config.i2cDevice, socket = plan.socket
+        // By default the files the plan names: the mount file `run` reads, or the guided calibration file.
+        let out = outOption ?? (mountStep ? plan.mountFile : config.calibrationFile)
         if mountStep {
             guard socket == nil && speed == nil else {
                 throw CommandError("--socket and --speed serve the sensors' calibration; calibrate --mount prints its prompts", status: 2)
@@ -108,7 +113,7 @@ struct CalibrateCommand: Command {
             if simulated { return try MountCalibration.simulated(worn: worn, config: config, store: store, duration: duration) }
             return try inPlace(i2c: i2c, unit: unit, restartRequested: restartService, serviceUser: serviceUser, out: out,
                                step: "calibrate --mount") {
-                try MountCalibration.onSensors(config: config, i2c: i2c, duration: duration, store: store)
+                try MountCalibration.onSensors(config: config, duration: duration, store: store)
             }
         }
         if simulated { throw CommandError("--simulated is for calibrate --mount (the magnetometer calibration runs on the sensors or --trace)", status: 2) }
@@ -159,7 +164,7 @@ struct CalibrateCommand: Command {
         }
 
         return try inPlace(i2c: i2c, unit: unit, restartRequested: restartService, serviceUser: serviceUser, out: out) {
-            let broadcast = try runOnSensors(&session, config: config, i2c: i2c, duration: duration, socket: socket)
+            let broadcast = try runOnSensors(&session, config: config, duration: duration, socket: socket)
             defer { broadcast?.stop() }
             let done = session
             return try broadcast?.end(done, saved: "saved \(store.path)") { try finish(done, store: store) } ?? finish(done, store: store)
@@ -207,13 +212,11 @@ struct CalibrateCommand: Command {
     }
 
     /// The guided calibration on the sensors; with `socket`, the stream it serves (still open, for the last line).
-    private static func runOnSensors(_ session: inout CalibrationSession, config: Config, i2c: String, duration: Double,
+    private static func runOnSensors(_ session: inout CalibrationSession, config: Config, duration: Double,
                                      socket: String?) throws -> CalibrationBroadcast? {
-        var cfg = config
-        cfg.i2cDevice = i2c
-        var tracker = try TrackerSession.started(config: cfg, lines: NoLines())
+        var tracker = try TrackerSession.started(config: config, lines: NoLines())
         guard tracker.loop.driver.hasMagnetometer else {
-            throw CommandError("\(tracker.loop.driver.chipName) on \(i2c) has no magnetometer: nothing to calibrate for heading (check the wiring of the AK8963 / external compass)")
+            throw CommandError("\(tracker.loop.driver.chipName) on \(config.i2cDevice) has no magnetometer: nothing to calibrate for heading (check the wiring of the AK8963 / external compass)")
         }
         var broadcast: CalibrationBroadcast? = nil
         if let stream = try StreamSetup.open(socket: socket, config: config, byDefault: false,

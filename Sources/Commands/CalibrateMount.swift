@@ -44,10 +44,8 @@ enum MountCalibration {
         return try finish(session, store: store)
     }
 
-    static func onSensors(config: Config, i2c: String, duration: Double, store: MountStore) throws -> Int32 {
-        var cfg = config
-        cfg.i2cDevice = i2c
-        var tracker = try TrackerSession.started(config: cfg, lines: NoLines())
+    static func onSensors(config: Config, duration: Double, store: MountStore) throws -> Int32 {
+        var tracker = try TrackerSession.started(config: config, lines: NoLines())
         Console.out("wear the headset; when the prompt says so, nod (give up after \(fixed(duration, 0)) s)")
         let session = guide(&tracker, duration: duration, live: Console.isTerminal)
         return try finish(session, store: store)

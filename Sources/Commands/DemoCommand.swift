@@ -35,10 +35,14 @@ struct DemoCommand: Command {
     static func run(_ arguments: inout Arguments) throws -> Int32 {
         let speedOption = try arguments.double("speed", in: 0...Limits.maxSpeed, what: "0 (as fast as possible) or a speed up to \(Int(Limits.maxSpeed))× real time")
         let plotPath = try arguments.outputPath("plot")
-        let socket = try arguments.socketPath()
+        var overrides = SessionPlan.Overrides()
+        overrides.socket = try arguments.socketPath()
         try arguments.finish()
+        // The story's board is set up by the built-in config, never by the headset's files.
+        let plan = SessionPlan(config: Config(), overrides: overrides)
+        let socket = plan.socket
         let live = Console.isTerminal
-        var demo = SimulatedRun()
+        var demo = SimulatedRun(config: plan.config)
         // Real time whenever someone watches: a terminal, or apps on the socket (as fast as possible, the
         // story was over in 0.3 s, before an app could connect).
         let speed = speedOption ?? (live || socket != nil ? 1 : 0)
@@ -47,9 +51,9 @@ struct DemoCommand: Command {
         }
         demo.speed = speed > 0 ? speed : nil
         let script = demo.script
-        let stream = try StreamSetup.open(socket: socket, config: demo.config, byDefault: false,
-                                          hello: StreamHello(imu: "MPU-9250", magnetometer: "AK8963",
-                                                             rates: demo.config.rates, stateHz: demo.config.streamStateHz))
+        let stream = try StreamSetup.open(socket: socket, config: plan.config, byDefault: false,
+                                          hello: StreamHello(imu: "MPU-9250", magnetometer: "AK8963", rates: plan.rates,
+                                                             stateHz: plan.config.streamStateHz, mount: plan.mount))
         defer { stream?.stop() }
         // A client's ask puts the demo's detector in answer mode, as `run --simulated --socket` does.
         if let stream { demo.questionPending = { stream.questionPending } }

@@ -35,14 +35,17 @@ struct ProbeCommand: Command {
         """
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
-        var config = try HardwareSession.loadConfig(try arguments.option("config"))
-        if let d = try arguments.option("i2c") { config.i2cDevice = d }
+        let file = try HardwareSession.loadConfig(try arguments.option("config"))
+        var overrides = SessionPlan.Overrides()
+        overrides.i2cDevice = try arguments.option("i2c")
         let json = arguments.flag("json")
         try arguments.finish()
+        // Planned as `run` plans it, so the mount said is the one `run` uses; its warnings follow the findings.
+        var warnings: [String] = []
+        let plan = SessionPlan(config: file, overrides: overrides, reading: .mount, warn: { warnings.append($0) })
+        let config = plan.config, mount = plan.mount
         var bus = try HardwareSession.openBus(config.i2cDevice)
         let detection = BoardDetector.detect(&bus, request: config.detectionRequest)
-        var warnings: [String] = []
-        let mount = MountInUse.resolve(config, warn: { warnings.append($0) })
         if json {
             Console.out(report(detection, bus: config.i2cDevice, mount: mount))
             for w in warnings { Console.err(w) }

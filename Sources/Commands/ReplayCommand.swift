@@ -76,25 +76,25 @@ struct ReplayCommand: Command {
         """
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
-        var settings = Pipeline.Settings()
-        // For the stream's hello: which mount the pipeline uses and where it came from.
-        var mountInUse = MountInUse(mount: nil, source: .none)
+        // As `run` plans its session from the config: the config's mount, else the learned one.
         let configPath = try arguments.option("config")
+        var plan: SessionPlan? = nil
         if let path = configPath {
             do {
-                let config = try HardwareSession.loadConfig(path)
-                // As `run` does: the config's mount, else the learned one.
-                let mount = MountInUse.resolve(config, warn: { Console.err($0) })
-                if mount.source == .learned { Console.err("headtrack: mount \(mount.summary)") }
-                settings = config.using(mount).pipelineSettings
-                mountInUse = mount
+                let planned = SessionPlan(config: try HardwareSession.loadConfig(path), reading: .mount, warn: { Console.err($0) })
+                if planned.mount.source == .learned { Console.err("headtrack: mount \(planned.mount.summary)") }
+                plan = planned
             } catch { throw CommandError(error.description) }
         }
         let mountOption = try arguments.option("mount")
+        // For the stream's hello: which mount the pipeline uses and where it came from. `--mount` is taken over
+        // the plan here, after the plan has said where its own mount came from, as replay always has.
+        var mountInUse = plan?.mount ?? MountInUse(mount: nil, source: .none)
         if let m = mountOption {
-            do { settings.mount = try Mount(parsing: m) } catch { throw CommandError(error.description, status: 2) }
-            mountInUse = MountInUse(mount: settings.mount, source: .option)
+            do { mountInUse = MountInUse(mount: try Mount(parsing: m), source: .option) } catch { throw CommandError(error.description, status: 2) }
         }
+        var settings = plan?.config.pipelineSettings ?? Pipeline.Settings()
+        settings.mount = mountInUse.mount
         let calibrationPath = try arguments.option("calibration")
         settings.calibration = try CalibrationOption.load(calibrationPath)
         if arguments.flag("no-auto-calibration") { settings.autoCalibration = nil }

@@ -61,10 +61,10 @@ struct RunCommand: Command {
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
         let configPath = try arguments.option("config")
-        var config = try HardwareSession.loadConfig(configPath)
-        let i2c = try arguments.option("i2c"), gpioChip = try arguments.option("gpio-chip")
-        if let d = i2c { config.i2cDevice = d }
-        if let c = gpioChip { config.gpioChip = c }
+        let config = try HardwareSession.loadConfig(configPath)
+        var overrides = SessionPlan.Overrides()
+        overrides.i2cDevice = try arguments.option("i2c")
+        overrides.gpioChip = try arguments.option("gpio-chip")
         var options = ServiceOptions()
         options.duration = try arguments.duration()
         options.quiet = arguments.flag("quiet")
@@ -73,16 +73,18 @@ struct RunCommand: Command {
             guard ConfigLimits.imuHz.contains(hz) else {
                 throw CommandError("--imu-hz must be within \(ConfigLimits.text(ConfigLimits.imuHz)), got \(hz)", status: 2)
             }
-            config.rates.imuHz = hz
+            overrides.imuHz = hz
         }
         options.realtime = try RealtimeOptions.parse(&arguments)
-        options.socket = try arguments.socketPath()
-        // The config's mount, else the one `calibrate --mount` learned (the same for the simulated board).
-        let mount = MountInUse.resolve(config, warn: { Log.warning($0) })
-        config = config.using(mount)
-        options.mount = mount
-        if arguments.flag("simulated") {
-            for (option, given) in [("i2c", i2c), ("gpio-chip", gpioChip)] where given != nil {
+        overrides.socket = try arguments.socketPath()
+        let simulated = arguments.flag("simulated")
+        // The mount is the config's, else the one `calibrate --mount` learned, on the simulated board too; the
+        // simulated board takes the calibration files only of a config named with --config.
+        let plan = SessionPlan(config: config, overrides: overrides,
+                               reading: simulated && configPath == nil ? .mount : [.mount, .calibration],
+                               warn: { Log.warning($0) })
+        if simulated {
+            for (option, given) in [("i2c", overrides.i2cDevice), ("gpio-chip", overrides.gpioChip)] where given != nil {
                 throw CommandError("--\(option) does not apply to run --simulated: the simulated board has its own bus and "
                     + "LED lines (drop --\(option), or leave out --simulated to run on that hardware)", status: 2)
             }
@@ -90,12 +92,11 @@ struct RunCommand: Command {
             let worn = try WornOption.parse(&arguments)
             let wearer = try WearerOptions.parse(&arguments)
             try arguments.finish()
-            return try SimulatedRunMode.run(config: config, options: options, speed: speed, calibrationNamed: configPath != nil,
-                                            worn: worn, wearer: wearer)
+            return try SimulatedRunMode.run(plan: plan, options: options, speed: speed, worn: worn, wearer: wearer)
         }
         try arguments.finish()
         do {
-            var service = try Service.onHardware(config: config, options: options)
+            var service = try Service.onHardware(plan: plan, options: options)
             try service.run()
         } catch { throw CommandError(error.description) }
         return 0

@@ -9,23 +9,19 @@ import Simulation
 /// paced by the real clock (so real-time mode and wake-up lateness mean something) or as fast as possible with
 /// the bus time modelled.
 enum SimulatedRunMode {
-    /// With `calibrationNamed` (the config came from --config), its calibrationFile is loaded and reported as
-    /// `run` does on the headset (a bad file is a warning, and the previous file or none is used), and the
-    /// background calibration starts from and saves to the learned file beside it, as on the headset.
-    static func run(config: Config, options requested: ServiceOptions, speed: Double, calibrationNamed: Bool,
+    /// When the plan read the calibration files (the config came from --config), its calibration is loaded and
+    /// reported as `run` does on the headset (a bad file is a warning, and the previous file or none is used),
+    /// and the background calibration starts from and saves to the learned file beside it, as on the headset.
+    static func run(plan: SessionPlan, options requested: ServiceOptions, speed: Double,
                     worn: Mount = .identity, wearer: WearerOptions = WearerOptions()) throws -> Int32 {
         guard speed == 0 || speed == 1 else {
             throw CommandError("--speed must be 1 (real time) or 0 (as fast as possible) for run --simulated", status: 2)
         }
         var loopOptions = SimulatedLoopOptions()
-        loopOptions.config = config
+        loopOptions.config = plan.config
         loopOptions.readout = requested.readout
         var options = requested
-        if calibrationNamed {
-            loopOptions.calibration = HardwareSession.startingCalibration(config, warn: { Log.warning($0) },
-                                                                          info: { if !requested.quiet { Log.info($0) } })
-            if config.autoCalibration { options.learnedCalibration = CalibrationStore.learnedPath(beside: config.calibrationFile) }
-        }
+        loopOptions.calibration = plan.startingCalibration(quiet: requested.quiet)
         loopOptions.worn = worn
         // A simulated wearer plays the story itself, a movement at a time, so that it can answer in between:
         // the board starts still.
@@ -34,7 +30,7 @@ enum SimulatedRunMode {
         options.duration = requested.duration ?? (wearer.any ? nil : loopOptions.script.duration + 1)
         options.streamByDefault = false
         Console.out("headtrack: simulated MPU-9250 + AK8963" + (worn == .identity ? "" : " worn as \(worn.argument)")
-            + ", \(requested.readout.rawValue) readout at \(fixed(config.rates.imuHz, 0)) Hz, "
+            + ", \(requested.readout.rawValue) readout at \(fixed(plan.rates.imuHz, 0)) Hz, "
             + (options.duration.map { "\(fixed($0, 1)) s " } ?? "until stopped ")
             + (speed == 0 ? "as fast as possible (I²C time at 400 kHz)" : "in real time"))
         let board = SimulatedLoop.board(loopOptions, busTime: speed == 0)
@@ -57,12 +53,12 @@ enum SimulatedRunMode {
             if let person {
                 var service = try Service(session: try SimulatedLoop.session(board: board, clock: WearerClock(clock, wearer: person, board: board),
                                                                              options: loopOptions),
-                                          config: config, options: options)
+                                          plan: plan, options: options)
                 if let stream = service.stream { person.questionPending = { stream.questionPending } }
                 try service.run()
             } else {
                 var service = try Service(session: try SimulatedLoop.session(board: board, clock: clock, options: loopOptions),
-                                          config: config, options: options)
+                                          plan: plan, options: options)
                 try service.run()
             }
         }

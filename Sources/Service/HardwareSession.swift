@@ -10,8 +10,8 @@ public struct SessionError: Error, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-/// The real machine's side of a session: the config file, the bus, the LED lines and the calibration file,
-/// each failure turned into a message that says what to do.
+/// The real machine's side of a session: the config file, the bus and the LED lines, each failure turned into
+/// a message that says what to do.
 public enum HardwareSession {
     public static let defaultConfigPath = "/etc/headtrack/config.json"
 
@@ -56,44 +56,22 @@ public enum HardwareSession {
             throw SessionError(shown(config.gpioChip, in: error.description))
         }
     }
+}
 
-    /// The calibration to run with: the file when it is good; otherwise the previous file or none, with a
-    /// one-line warning (to `warn`) that says what to do. A bad file never stops the tracker.
-    public static func loadCalibration(_ path: String, warn: (String) -> Void) -> Calibration {
-        guard FileIO.exists(path) || FileIO.exists(path + ".previous") else {
-            warn("headtrack: no calibration at \(path): running uncalibrated (run 'headtrack calibrate' once)")
-            return .none
+extension SessionPlan {
+    /// The calibration the plan starts from, its lines said now to the journal (warnings always, the rest
+    /// unless `quiet`). The session calls this at its calibration step, so a set-up that fails before it (a
+    /// bus that does not open) says none of them. nil when the plan read no calibration file: the session
+    /// keeps the config's.
+    public func startingCalibration(quiet: Bool) -> Calibration? {
+        guard let start = calibration else { return nil }
+        for note in start.notes {
+            switch note {
+            case let .warning(line): Log.warning(line)
+            case let .info(line): if !quiet { Log.info(line) }
+            }
         }
-        let (calibration, problem) = CalibrationStore(path: path).loadKeepingCurrent(nil)
-        if let p = problem { warn("headtrack: \(p)") }
-        return calibration
-    }
-
-    /// What `run` starts from: with the background calibration on (`calibration.auto`), the learned file
-    /// beside the guided one when it is newer (`CalibrationStore.newer`), else the guided file as
-    /// `loadCalibration` reads it. A learned file that cannot be read is a warning, and the guided one is used.
-    public static func startingCalibration(_ config: Config, warn: (String) -> Void, info: (String) -> Void) -> Calibration {
-        let path = config.calibrationFile
-        guard config.autoCalibration else { return loadCalibration(path, warn: warn) }
-        let learnedPath = CalibrationStore.learnedPath(beside: path)
-        let hasGuided = FileIO.exists(path) || FileIO.exists(path + ".previous")
-        let guided: Calibration? = hasGuided ? loadCalibration(path, warn: warn) : nil
-        var learned: Calibration? = nil
-        if FileIO.exists(learnedPath) || FileIO.exists(learnedPath + ".previous") {
-            let (c, problem) = CalibrationStore(path: learnedPath).loadKeepingCurrent(nil)
-            if let p = problem { warn("headtrack: \(p)") }
-            if c != .none { learned = c }
-        }
-        guard let start = CalibrationStore.newer(guided: guided, learned: learned) else {
-            info("headtrack: no calibration at \(path): learning hard and soft iron while worn (turn your head about; "
-                + "'headtrack calibrate' does it at once)")
-            return .none
-        }
-        if let l = learned, start == l {
-            let fit = l.magnetometerFit.map { " (fit error \(fixed($0.relativeResidual * 100, 1)) %, \(fixed($0.coverage * 100, 0)) % of directions)" } ?? ""
-            info("headtrack: starting from the calibration learned while worn, \(learnedPath)\(fit)")
-        }
-        return start
+        return start.calibration
     }
 }
 

@@ -4,7 +4,7 @@ import Hardware
 import Sensors
 import Tracking
 
-/// What `headtrack run` asks of the daemon beyond its config.
+/// What `headtrack run` asks of the daemon beyond its plan (`SessionPlan`: config, mount, calibration, socket).
 public struct ServiceOptions: Sendable {
     /// Stop after this long (s); nil: until SIGINT/SIGTERM.
     public var duration: Double? = nil
@@ -12,16 +12,9 @@ public struct ServiceOptions: Sendable {
     public var quiet = false
     public var readout: ImuReadout = .polling
     public var realtime: RealtimeMode? = nil
-    /// The event stream's socket the user named (`--socket`): it must open. Else the config's `stream.socket`,
-    /// else the default path when `streamByDefault` (the headset does; a simulated run on a laptop does not,
-    /// so a machine without /run/headtrack stays quiet).
-    public var socket: String? = nil
+    /// Without a socket named (`SessionPlan.socket`) or configured (`stream.socket`), serve the default path:
+    /// the headset does; a simulated run on a laptop does not, so a machine without /run/headtrack stays quiet.
     public var streamByDefault = true
-    /// The mount in use and where it came from (`MountInUse.resolve`); nil: the config's alone.
-    public var mount: MountInUse? = nil
-    /// Where the background calibration saves what it learned (`CalibrationWriter`); nil: nowhere. `run`
-    /// on the headset puts it beside the config's calibration file (`CalibrationStore.learnedPath`).
-    public var learnedCalibration: String? = nil
     public init() {}
 }
 
@@ -38,19 +31,20 @@ public struct ServiceError: Error, CustomStringConvertible {
 /// same type, so what is tested there is what the headset runs.
 public struct Service<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock> {
     public private(set) var session: TrackerSession<Bus, Lines, Clock>
-    public let config: Config
+    public let plan: SessionPlan
     public let options: ServiceOptions
     public let stream: EventStream?
 
     /// The service around a session that is not started yet. The event stream opens first, so a socket the
     /// user named that cannot be opened stops here, before the sensors start and the LEDs are touched.
-    public init(session: TrackerSession<Bus, Lines, Clock>, config: Config, options: ServiceOptions) throws(ServiceError) {
+    /// `session` must be built from `plan.config`, which holds the plan's mount.
+    public init(session: TrackerSession<Bus, Lines, Clock>, plan: SessionPlan, options: ServiceOptions) throws(ServiceError) {
         self.session = session
-        self.config = config
+        self.plan = plan
         self.options = options
-        stream = try StreamSetup.open(socket: options.socket, config: config, byDefault: options.streamByDefault,
-                                      hello: StreamHello(detection: session.detection, rates: config.rates,
-                                                         stateHz: config.streamStateHz, mount: options.mountInUse(config)))
+        stream = try StreamSetup.open(socket: plan.socket, config: plan.config, byDefault: options.streamByDefault,
+                                      hello: StreamHello(detection: session.detection, rates: plan.rates,
+                                                         stateHz: plan.config.streamStateHz, mount: plan.mount))
     }
 
     /// Brings the sensors up and tracks until the duration has passed or SIGINT/SIGTERM arrived, then every
@@ -62,7 +56,7 @@ public struct Service<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock> {
         do { try session.start() } catch { throw ServiceError(error.description) }
         let device = session.loop.driver.chipName
         Log.info("headtrack: \(device) on \(session.detection.bus), LEDs on \(session.loop.lines.name)")
-        let mount = options.mountInUse(config)
+        let mount = plan.mount
         Log.info("headtrack: mount " + mount.summary)
         let journalNeverBlocks = Log.toJournal && Console.outputsNeverBlock(true)
         defer { if journalNeverBlocks { Console.outputsNeverBlock(false) } }   // also on an error's way out
@@ -76,7 +70,7 @@ public struct Service<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock> {
         defer { notifier?.close() }
         let quiet = options.quiet
         let stream = self.stream
-        let writer = options.learnedCalibration.map { CalibrationWriter(path: $0, warn: { Log.warning($0) }) }
+        let writer = plan.learnedCalibration.map { CalibrationWriter(path: $0, warn: { Log.warning($0) }) }
         defer { writer?.finish() }
         var calibration = CalibrationReports(writer: writer, quiet: quiet)
         // A client's pending question puts the detector in answer mode (single gestures), checked per display tick.
@@ -109,23 +103,19 @@ public struct Service<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock> {
 }
 
 extension Service where Bus == LinuxI2CBus, Lines == LinuxGPIOLines, Clock == LinuxMonotonicClock {
-    /// The daemon on the board the config names: the bus opened and the sensors detected (findings logged
-    /// unless quiet), the LED lines opened, the calibration loaded (a bad file is a warning, never a stop),
-    /// the event stream opened; not started yet.
-    public static func onHardware(config: Config, options: ServiceOptions) throws(ServiceError) -> Service {
+    /// The daemon on the board the plan's config names: the bus opened and the sensors detected (findings
+    /// logged unless quiet), the LED lines opened, the plan's calibration loaded (its lines said then; a bad
+    /// file is a warning, never a stop), the event stream opened; not started yet.
+    public static func onHardware(plan: SessionPlan, options: ServiceOptions) throws(ServiceError) -> Service {
         let quiet = options.quiet
         let session: TrackerSession<Bus, Lines, Clock>
         do {
             session = try TrackerSession.onHardware(
-                config: config, readout: options.readout, report: { if !quiet { Log.info($0) } },
-                lines: { () throws(SessionError) in try HardwareSession.openLines(config) },
-                calibration: { HardwareSession.startingCalibration(config, warn: { Log.warning($0) }, info: { if !quiet { Log.info($0) } }) })
+                config: plan.config, readout: options.readout, report: { if !quiet { Log.info($0) } },
+                lines: { () throws(SessionError) in try HardwareSession.openLines(plan.config) },
+                calibration: { plan.startingCalibration(quiet: quiet) })
         } catch { throw ServiceError(error.description) }
-        var options = options
-        if config.autoCalibration && options.learnedCalibration == nil {
-            options.learnedCalibration = CalibrationStore.learnedPath(beside: config.calibrationFile)
-        }
-        return try Service(session: session, config: config, options: options)
+        return try Service(session: session, plan: plan, options: options)
     }
 }
 
@@ -136,9 +126,4 @@ extension StreamHello {
         self.init(imu: detection.imu?.name ?? "none", magnetometer: detection.magnetometer?.kind.displayName,
                   rates: rates, stateHz: stateHz, mount: mount)
     }
-}
-
-extension ServiceOptions {
-    /// The mount in use: what `run` resolved, else what the config alone says.
-    func mountInUse(_ config: Config) -> MountInUse { mount ?? MountInUse(config: config) }
 }

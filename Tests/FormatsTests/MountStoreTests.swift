@@ -6,8 +6,8 @@ import Testing
 @testable import Formats
 import TestSupport
 
-/// The learned mount's file (beside the calibration), and which mount `run` uses: the config's, else the file's,
-/// else none; a bad file is a warning and no mount, never a stop.
+/// The learned mount's file (beside the calibration): where it is, how it is written and read back, and that a
+/// bad file is an error that says what to do (which mount `run` then uses: SessionPlanTests).
 @Suite struct MountStoreTests {
     @Test func theFileSitsBesideTheCalibrationFile() {
         #expect(MountStore(beside: "/var/lib/headtrack/calibration.json").path == "/var/lib/headtrack/mount.json")
@@ -39,27 +39,5 @@ import TestSupport
         }
         writeText(#"{"version": 1, "mount": "x,x,z"}"#, to: path)
         do { _ = try MountStore(path: path).load() } catch { #expect(error.description.contains("calibrate --mount")) }
-    }
-
-    @Test func theConfigsMountComesFirstThenTheLearnedFileThenNone() throws {
-        let dir = temporaryDirectory("mount")
-        var config = Config()
-        config.calibrationFile = dir + "/calibration.json"
-        var warnings: [String] = []
-        #expect(MountInUse.resolve(config, warn: { warnings.append($0) }) == MountInUse(mount: nil, source: .none))
-        try MountStore(path: dir + "/mount.json").save(MountStore.Record(mount: try Mount(parsing: "-x,z,y")))
-        let learned = MountInUse.resolve(config, warn: { warnings.append($0) })
-        #expect(learned.source == .learned && learned.mount?.description == "-x,z,y" && learned.file == dir + "/mount.json")
-        #expect(learned.summary == "-x,z,y (learned, \(dir)/mount.json)")
-        #expect(config.using(learned).pipelineSettings.mount?.description == "-x,z,y")
-        config.mount = try Mount(parsing: "y,-x,z")
-        let configured = MountInUse.resolve(config, warn: { warnings.append($0) })
-        #expect(configured == MountInUse(mount: config.mount, source: .config))
-        #expect(warnings.isEmpty)
-        // A file that cannot be read: a warning, and no mount.
-        config.mount = nil
-        writeText("{\"version\": 1, \"mount\": \"x,y", to: dir + "/mount.json")
-        #expect(MountInUse.resolve(config, warn: { warnings.append($0) }).source == .none)
-        #expect(warnings.count == 1 && warnings[0].contains("running without a mount"))
     }
 }

@@ -5,23 +5,28 @@ import Geometry
 import Formats
 import Simulation
 import Testing
+import TestSupport
 @testable import Service
 
-/// The mount `run` resolved is what the stream's hello and systemd's status line say.
+/// The mount `run` planned is what the stream's hello and systemd's status line say.
 @Suite struct MountInServiceTests {
     @Test func helloAndStatusSayWhichMountAndWhereItCameFrom() throws {
         let path = "/tmp/headtrack-mount-hello-\(getpid()).sock"
         let board = SimulatedBoard(motion: .demoStory)
-        var config = Config()
-        let learned = MountInUse(mount: try Mount(parsing: "-x,z,y"), source: .learned, file: "/var/lib/headtrack/mount.json")
-        config = config.using(learned)
-        let session = try TrackerSession(bus: board.bus, lines: board.leds, clock: board.clock, config: config)
+        // A learned mount beside the config's calibration file, as `calibrate --mount` leaves it.
+        let dir = temporaryDirectory("mount-service")
+        writeText(#"{"version": 1, "mount": "-x,z,y"}"#, to: dir + "/mount.json")
+        var file = Config()
+        file.calibrationFile = dir + "/calibration.json"
+        var overrides = SessionPlan.Overrides()
+        overrides.socket = path
+        let plan = SessionPlan(config: file, overrides: overrides, reading: .mount, warn: { Issue.record("unexpected warning: \($0)") })
+        let learned = plan.mount
+        let session = try TrackerSession(bus: board.bus, lines: board.leds, clock: board.clock, config: plan.config)
         var options = ServiceOptions()
         options.duration = 0.5
         options.quiet = true
-        options.socket = path
-        options.mount = learned
-        var service = try Service(session: session, config: config, options: options)
+        var service = try Service(session: session, plan: plan, options: options)
         let client = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(client) }
         var address = sockaddr_un()

@@ -25,9 +25,9 @@ import Testing
         let board = SimulatedBreakout(imu: .mpu9250, magnetometer: nil, motion: .demoStory)
         let session = try TrackerSession(bus: board.bus, lines: board.leds, clock: board.clock, config: Config())
         let path = "/tmp/headtrack-hello-\(UInt32.random(in: 0...UInt32.max)).sock"
-        var options = ServiceOptions()
-        options.socket = path
-        let service = try Service(session: session, config: Config(), options: options)
+        var overrides = SessionPlan.Overrides()
+        overrides.socket = path
+        let service = try Service(session: session, plan: SessionPlan(config: Config(), overrides: overrides), options: ServiceOptions())
         defer { service.stream?.stop() }
         let line = service.stream?.server.helloLine ?? ""
         #expect(line.hasPrefix(#"{"type":"hello","version":1,"imu":"MPU-9250","magnetometer":"AK8963""#), "\(line)")
