@@ -223,20 +223,12 @@ public struct GestureDetector: GestureRecognizer {
         if let c = shake.completion(t: t, needed: needed.shake, oneGesturePerOscillation: false),
            judge(c, nod: false, left: left, t: t) {
             shake.markReported()
-            if var e = report(.shake, start: c.runStart, swings: c.swings, at: t, otherOngoing: nod.isReported) {
-                e.peakRate = c.peak
-                e.largestAngle = c.largestAngle
-                return e
-            }
+            if let e = report(.shake, c, at: t, otherOngoing: nod.isReported) { return e }
         }
         if let c = nod.completion(t: t, needed: needed.nod, oneGesturePerOscillation: true),
            judge(c, nod: true, left: left, t: t) {
             nod.markReported()
-            if var e = report(.nod, start: c.runStart, swings: c.swings, at: t, otherOngoing: shake.isReported) {
-                e.peakRate = c.peak
-                e.largestAngle = c.largestAngle
-                return e
-            }
+            if let e = report(.nod, c, at: t, otherOngoing: shake.isReported) { return e }
         }
 
         guard settings.flicks else { return nil }
@@ -409,6 +401,14 @@ public struct GestureDetector: GestureRecognizer {
         lastEvent = t
         pendingFlick = .none
         return DetectedGesture(event: event, start: start, swings: swings)
+    }
+
+    /// A judged run as the gesture it is, with its peak rate and widest swing, unless `report` forbids it.
+    private mutating func report(_ event: GestureEvent, _ c: Completion, at t: Double, otherOngoing: Bool) -> DetectedGesture? {
+        guard var e = report(event, start: c.runStart, swings: c.swings, at: t, otherOngoing: otherOngoing) else { return nil }
+        e.peakRate = c.peak
+        e.largestAngle = c.largestAngle
+        return e
     }
 
     // MARK: Flicks
