@@ -135,7 +135,7 @@ let package = Package(
         // Reads Package.swift and Sources as text (no target dependencies): the layer list above must hold.
         .testTarget(name: "LayerTests", swiftSettings: strict),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry"], swiftSettings: strict),
-        .testTarget(name: "HardwareTests", dependencies: ["Hardware"], swiftSettings: strict),
+        .testTarget(name: "HardwareTests", dependencies: ["TestSupport", "Hardware"], swiftSettings: strict),
         .testTarget(name: "FusionTests", dependencies: ["Fusion", "SensorCalibration", "Geometry"], swiftSettings: strict),
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Simulation", "Geometry"], swiftSettings: strict),
         .testTarget(name: "MountLearningTests", dependencies: ["Cohorts", "MountLearning", "Simulation", "Geometry"], swiftSettings: strict),

@@ -3,11 +3,13 @@ import Glibc
 #endif
 import Testing
 import Formats
+import TestSupport
 @testable import Commands
 
 /// `--plot` end to end: the demo's picture holds every series, its three scripted gestures as truth bouts, and
 /// a replay picks up the truth file beside its trace.
 @Suite struct PlotCommandTests: InProcessCommands {
+    typealias P = HeadtrackProcess
     func temporary(_ name: String) -> String { "/tmp/headtrack-plot-test-\(getpid())-\(name)" }
 
     @Test func demoPlotHasEverySeriesAndTheScriptedGestures() throws {
@@ -34,5 +36,37 @@ import Formats
         let svg = try FileIO.readText(plot)
         #expect(svg.contains("1 truth bout"))
         #expect(svg.contains("no valid heading in this recording"))
+    }
+
+    @Test func anUnwritablePlotPathFailsBeforeTheWork() {
+        let r = P.run(["demo", "--speed", "0", "--plot", "/nonexistent/dir/x.svg"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("the directory /nonexistent/dir does not exist"))
+        #expect(!r.stdout.contains("scripted gestures"))
+        let dir = temporaryDirectory("first-use")
+        let onDirectory = P.run(["replay", "x.csv", "--plot", dir])
+        #expect(onDirectory.status == 2)
+        #expect(onDirectory.stderr.contains("is a directory"))
+    }
+
+    @Test func thePlotCountsDisplayFramesNotSamples() throws {
+        let dir = temporaryDirectory("first-use")
+        let r = P.run(["demo", "--speed", "0", "--plot", dir + "/demo.svg"])
+        #expect(r.status == 0)  // the story passes: exactly one nod and one shake
+        let svg = P.read(dir + "/demo.svg")
+        #expect(svg.contains(" display frames · "))
+        #expect(!svg.contains(" samples · "))
+        #expect(r.stdout.contains("IMU samples: "))
+    }
+
+    // "…(ENOSPC) (disk full?) (is the directory there and writable?)".
+    @Test func oneErrorCarriesOneHint() throws {
+        let dir = temporaryDirectory("newuser")
+        var text = "# format: imu-trace v1\nt,ax,ay,az,gx,gy,gz\n"
+        for k in 0..<200 { text += "\(Double(k) / 100),0,0,9.81,0,0,0\n" }
+        try FileIO.writeAtomically(dir + "/t.csv", Array(text.utf8))
+        let r = P.run(["replay", dir + "/t.csv", "--plot", "/dev/full"])
+        #expect(r.status == 1 && r.stderr.contains("(disk full?)"), "\(r.stderr)")
+        #expect(!r.stderr.contains("writable?"), "\(r.stderr)")
     }
 }

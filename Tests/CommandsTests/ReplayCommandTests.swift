@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Formats
+import Testing
+import TestSupport
+
+/// `replay` through the built binary: `-` for standard input and output, an output that is its own input,
+/// and what a trace's cells may say to the terminal.
+@Suite struct ReplayCommandTests: HostileFiles {
+    typealias P = HeadtrackProcess
+
+    @Test func aDashMeansStandardOutputAndStandardInput() throws {
+        let dir = temporaryDirectory("first-use")
+        let trace = dir + "/r.csv"
+        #expect(P.run(["record", "--simulated", "--duration", "1", "--out", trace]).status == 0)
+        let r = P.run(["replay", trace, "--events", "-"], directory: dir)
+        #expect(r.status == 0)
+        #expect(r.stdout.hasPrefix("t,event\n"))
+        #expect(r.stderr.contains("200 samples"))
+        #expect(access(dir + "/-", F_OK) != 0)  // no file named "-"
+        let fromStdin = P.run(["replay", "-"], stdin: trace)
+        #expect(fromStdin.status == 0)
+        #expect(fromStdin.stdout.contains("200 samples"))
+    }
+
+    // `replay - </dev/null` said "/dev/stdin: empty…".
+    @Test func standardInputIsCalledThat() {
+        let r = P.run(["replay", "-"], stdin: "/dev/null")
+        #expect(r.status == 1 && r.stderr.contains("standard input") && !r.stderr.contains("/dev/stdin"), "\(r.stderr)")
+    }
+
+    // `replay rec.csv --events rec.csv` replaced the recording with a 3-line table and exited 0.
+    @Test(arguments: ["events", "attitude", "plot"])
+    func anOutputThatIsTheInputIsRefusedAndNothingIsWritten(option: String) throws {
+        let dir = temporaryDirectory("neighbour")
+        let trace = dir + "/rec.csv"
+        let original = try writeTrace(trace)
+        let r = HeadtrackProcess.run(["replay", trace, "--\(option)", trace])
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.contains("--\(option) \(trace)") && r.stderr.contains("the trace \(trace)"), "\(r.stderr)")
+        #expect(try FileIO.read(trace) == original, "the recording was changed")
+    }
+
+    @Test func theSameFileThroughASymlinkOrStandardInputIsRefused() throws {
+        let dir = temporaryDirectory("neighbour")
+        let trace = dir + "/rec.csv"
+        let original = try writeTrace(trace)
+        #expect(symlink(trace, dir + "/link.csv") == 0)
+        let viaLink = HeadtrackProcess.run(["replay", dir + "/link.csv", "--events", trace])
+        #expect(viaLink.status == 2 && viaLink.stderr.contains("the trace \(dir)/link.csv"), "\(viaLink.stderr)")
+        let linkOut = HeadtrackProcess.run(["replay", trace, "--attitude", dir + "/link.csv"])
+        #expect(linkOut.status == 2, "\(linkOut.stderr)")
+        let stdin = HeadtrackProcess.run(["replay", "-", "--plot", trace], stdin: trace)
+        #expect(stdin.status == 2 && stdin.stderr.contains("the trace - (standard input)"), "\(stdin.stderr)")
+        #expect(try FileIO.read(trace) == original)
+        // Another file is fine.
+        let other = HeadtrackProcess.run(["replay", trace, "--events", dir + "/events.csv"])
+        #expect(other.status == 0, "\(other.stderr)")
+    }
+
+    @Test func aTraceCellWithTerminalEscapesIsShownEscaped() throws {
+        let dir = temporaryDirectory("neighbour")
+        _ = try writeTrace(dir + "/t.csv", cell: Self.escape)
+        let r = HeadtrackProcess.run(["replay", dir + "/t.csv"])
+        #expect(r.status == 1)
+        #expect(hasNoControlCharacters(r.stderr), "\(Array(r.stderr.utf8.prefix(200)))")
+        #expect(r.stderr.contains("\\u{1b}]0;PWNED"), "\(r.stderr)")
+        _ = try writeTrace(dir + "/long.csv", cell: String(repeating: "9x", count: 1_000_000))
+        let r2 = HeadtrackProcess.run(["replay", dir + "/long.csv"])
+        #expect(r2.status == 1 && r2.stderr.utf8.count < 2000 && r2.stderr.contains("(2000000 bytes)"), "\(r2.stderr.prefix(300))")
+    }
+}
