@@ -25,7 +25,7 @@ import TestSupport
         return path
     }
 
-    static let st26 = HeadtrackProcess.repository + "/Tests/FormatsTests/Fixtures/st26_nod.csv"
+    static let st26 = HeadtrackProcess.repository + "/Tests/TrackingTests/Fixtures/st26_nod.csv"
 
     /// The shared headphone nods (worn X back, Y up, Z left): 49 s of continuous nodding, never still.
     @Test func theSharedHeadphoneNodsGiveTheirMount() {
