@@ -141,7 +141,7 @@ let package = Package(
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "Simulation", "Geometry"], swiftSettings: strict),
         .testTarget(name: "MountLearningTests", dependencies: ["Cohorts", "MountLearning", "Simulation", "Geometry"], swiftSettings: strict),
         .testTarget(name: "GesturesTests",
-                    dependencies: ["Gestures", "Geometry", "Fusion", "SensorCalibration", "Sensors", "Tracking", "Formats", "Service", "GestureMetrics"],
+                    dependencies: ["Gestures", "Geometry", "Fusion", "Sensors", "Tracking", "Formats", "GestureMetrics"],
                     resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "IndicatorsTests", dependencies: ["Indicators", "Geometry"], swiftSettings: strict),
         .testTarget(name: "SimulationTests", dependencies: ["Cohorts", "Simulation", "Geometry"], swiftSettings: strict),
