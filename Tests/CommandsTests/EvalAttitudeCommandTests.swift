@@ -1,7 +1,7 @@
 import Testing
 
-/// `eval attitude` through the built binary.
-@Suite struct EvalAttitudeCommandTests {
+/// `eval attitude`: its usage errors, and its progress per trial as the built binary prints it.
+@Suite struct EvalAttitudeCommandTests: InProcessCommands {
     typealias P = HeadtrackProcess
 
     @Test func evalAttitudeShowsProgressPerTrial() {
@@ -11,5 +11,12 @@ import Testing
         #expect(r.stderr.contains("1/2 broad_01_slow_rotation_excerpt (9D)"))
         #expect(r.stderr.contains("2/2 broad_01_slow_rotation_excerpt (6D)"))
         #expect(!r.stdout.contains("1/2"))
+    }
+
+    @Test func evalAttitudeOptions() {
+        #expect(lab(["eval", "attitude", "--help"]) == 0)
+        #expect(lab(["eval", "attitude"]) == 2)
+        #expect(lab(["eval", "attitude", "--mode", "12d", "--synthetic"]) == 2)
+        #expect(lab(["eval", "attitude", "/nonexistent/trial.csv"]) == 1)
     }
 }

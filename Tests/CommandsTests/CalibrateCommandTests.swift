@@ -5,9 +5,10 @@ import Geometry
 import Formats
 import Testing
 @testable import Commands
-import LabCommands
 
-@Suite struct CalibrateAndEvalAttitudeTests: InProcessCommands {
+/// `calibrate` from a trace: the file it writes and `--show` reads, and `--socket` (with `--speed`) streaming
+/// the same fit it saves.
+@Suite struct CalibrateCommandTests: InProcessCommands {
     @Test func calibrateFromATraceWritesAFileAndShowReadsIt() throws {
         // A recorded tumble through every direction with known hard iron, as an imu-trace file.
         let hardIron = Vector3(12, -30, 5)
@@ -43,10 +44,26 @@ import LabCommands
         #expect(run(["calibrate", "--show", "--out", out]) == 1)
     }
 
-    @Test func evalAttitudeOptions() {
-        #expect(lab(["eval", "attitude", "--help"]) == 0)
-        #expect(lab(["eval", "attitude"]) == 2)
-        #expect(lab(["eval", "attitude", "--mode", "12d", "--synthetic"]) == 2)
-        #expect(lab(["eval", "attitude", "/nonexistent/trial.csv"]) == 1)
+    @Test func speedNeedsATraceAndASocket() {
+        let r = HeadtrackProcess.run(["calibrate", "--trace", "/tmp/x.csv", "--speed", "4"])
+        #expect(r.status == 2 && r.stderr.contains("needs --trace and --socket"))
+        #expect(HeadtrackProcess.run(["calibrate", "--trace", "/tmp/x.csv", "--socket", "/tmp/s.sock", "--speed", "0.001"]).status == 2)
+    }
+
+    @Test func streamingTheCalibrationSavesTheSameFit() throws {
+        let hardIron = Vector3(-20, 8, 33)
+        let text = CalibrateCommandTests.tumbleTrace(hardIron: hardIron, samples: 5000)
+        let trace = temporaryPath("tumble.csv"), plain = temporaryPath("plain.json"), streamed = temporaryPath("streamed.json")
+        let socket = temporaryPath("cal.sock")
+        try FileIO.writeAtomically(trace, Array(text.utf8))
+        defer { for p in [trace, plain, streamed, socket] { unlink(p) } }
+        #expect(run(["calibrate", "--trace", trace, "--skip-gyro", "--out", plain]) == 0)
+        #expect(run(["calibrate", "--trace", trace, "--skip-gyro", "--out", streamed, "--socket", socket, "--speed", "0"]) == 0)
+        var a = try CalibrationStore(path: plain).load(), b = try CalibrationStore(path: streamed).load()
+        #expect((a.magnetometer.hardIron - hardIron).length < 0.3)
+        a.createdUnixTime = nil
+        b.createdUnixTime = nil
+        #expect(a == b)
+        #expect(!FileIO.exists(socket))  // the stream's socket is gone after the run
     }
 }
