@@ -3,6 +3,8 @@ import Glibc
 #endif
 import Geometry
 import Formats
+import Service
+import TestSupport
 import Testing
 @testable import Commands
 
@@ -65,5 +67,23 @@ import Testing
         b.createdUnixTime = nil
         #expect(a == b)
         #expect(!FileIO.exists(socket))  // the stream's socket is gone after the run
+    }
+
+    // `run` decodes the calibration file at start; once a sample count of 1e19 trapped and systemd
+    // restarted it every 2 s. The daemon's loader must run uncalibrated instead.
+    @Test func daemonCalibrationLoaderSurvivesAnOutOfRangeFile() throws {
+        let dir = temporaryDirectory("hostile-cmd")
+        let path = dir + "/calibration.json"
+        let text = """
+            {"version": 1, "gyroBias": [0.01, 0, 0],
+             "magnetometer": {"hardIron": [10, -20, 30], "softIron": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]},
+             "magnetometerFit": {"fieldStrength": 48, "relativeResidual": 0.01, "coverage": 0.8, "samples": 1e19}}
+            """
+        try FileIO.writeAtomically(path, Array(text.utf8))
+        var warnings: [String] = []
+        #expect(HardwareSession.loadCalibration(path, warn: { warnings.append($0) }) == .none)
+        #expect(warnings.count == 1, "the daemon says once why it runs uncalibrated: \(warnings)")
+        // `calibrate --show` reports it as an error instead of trapping.
+        #expect(run(["calibrate", "--show", "--out", path]) == 1)
     }
 }

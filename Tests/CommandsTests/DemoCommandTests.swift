@@ -1,10 +1,10 @@
 import Testing
 
 /// `demo` through the built binary: the exit statuses its help lists are the ones it gives.
-@Suite struct DemoCommandTests {
+@Suite struct DemoCommandTests: InProcessCommands {
     typealias P = HeadtrackProcess
 
-    // demo's help listed exit 1 for a missed gesture only; --socket in a missing directory exited 1
+    // Once demo's help listed exit 1 for a missed gesture only; --socket in a missing directory exited 1
     // (with the systemd RuntimeDirectory hint) where --plot there exits 2.
     @Test func demoExitStatusesAreTheOnesItsHelpLists() {
         let help = P.run(["demo", "--help"]).stdout
@@ -16,5 +16,12 @@ import Testing
         #expect(socket.stderr.contains("/nonexistent") && !socket.stderr.contains("RuntimeDirectory"), "\(socket.stderr)")
         let full = P.run(["demo", "--plot", "/dev/full"])
         #expect(full.status == 1 && full.stderr.contains("ENOSPC"), "\(full.stderr)")
+    }
+
+    // Once `demo --speed 1e-15` overflowed Int64 in the virtual clock.
+    @Test func absurdDemoSpeedsAreRefused() {
+        #expect(run(["demo", "--speed", "1e-15"]) == 2)
+        #expect(run(["demo", "--speed", "1e300"]) == 2)
+        #expect(run(["demo", "--speed", "-1"]) == 2)
     }
 }

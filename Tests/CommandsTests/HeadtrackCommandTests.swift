@@ -66,7 +66,7 @@ import TestSupport
         #expect(line != "headtrack 0.1.0")
     }
 
-    // `probe --json` printed nothing on stdout when there was no bus or the config was bad.
+    // Once `probe --json` printed nothing on stdout when there was no bus or the config was bad.
     @Test func everyJSONOptionPrintsJSONOnFailureToo() throws {
         let dir = temporaryDirectory("newuser")
         try FileIO.writeAtomically(dir + "/bad.json", Array(#"{"rates": {"imuHz": 5000}}"#.utf8))
@@ -88,7 +88,7 @@ import TestSupport
         #expect(watch.status == 1 && Self.object(watch.stdout)?["type"] == .string("error"), "\(watch.stdout)")
     }
 
-    // after scripts/demo.sh (only the daemon built), `headtrack bench` said "not installed … (the
+    // Once, after scripts/demo.sh (only the daemon built), `headtrack bench` said "not installed … (the
     // headset install ships only the daemon)" and exited 2.
     @Test func aLabCommandWithoutTheLabSaysHowToBuildItOrThatThisIsAHeadset() throws {
         let dir = temporaryDirectory("newuser")
@@ -106,7 +106,7 @@ import TestSupport
         #expect(onHeadset.status == 1 && onHeadset.stderr.contains("only the daemon"), "\(onHeadset.stderr)")
     }
 
-    // errors named the wrong program.
+    // Once errors named the wrong program.
     @Test func errorsNameTheProgramAsTyped() {
         let viaDaemon = P.run(["eval", "gestures", "/nonexistent"])
         #expect(viaDaemon.stderr.hasPrefix("headtrack eval gestures: "), "\(viaDaemon.stderr)")

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Formats
 
-/// What a hostile neighbour puts in a file (a trace at rest with one cell of its choosing, a config naming a
+/// What a hostile neighbour puts in a file (traces at rest with one cell or row of its choosing, a config naming a
 /// device, terminal escapes) and how a test sees that none reached the terminal raw. Suites conform to share them.
 protocol HostileFiles {}
 
@@ -28,5 +28,20 @@ extension HostileFiles {
 
     func hasNoControlCharacters(_ s: String) -> Bool {
         !s.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) }
+    }
+
+    /// A 2 s trace at rest, with `row` (cells t,ax,ay,az,gx,gy,gz) inserted after the first second, and
+    /// `last` appended at the end.
+    func trace(in dir: String, inserting row: String? = nil, appending last: String? = nil,
+               header: String = "t,ax,ay,az,gx,gy,gz") throws -> String {
+        var text = "# format: imu-trace v1\n\(header)\n"
+        for k in 0..<200 {
+            if k == 100, let row { text += row + "\n" }
+            text += "\(Double(k) / 100 + (k >= 100 && row != nil ? 0.001 : 0)),0,0,9.81,0,0,0\n"
+        }
+        if let last { text += last + "\n" }
+        let path = dir + "/trace.csv"
+        try FileIO.writeAtomically(path, Array(text.utf8))
+        return path
     }
 }

@@ -7,7 +7,7 @@ import TestSupport
 
 /// `replay` through the built binary: `-` for standard input and output, an output that is its own input,
 /// and what a trace's cells may say to the terminal.
-@Suite struct ReplayCommandTests: HostileFiles {
+@Suite struct ReplayCommandTests: HostileFiles, InProcessCommands {
     typealias P = HeadtrackProcess
 
     @Test func aDashMeansStandardOutputAndStandardInput() throws {
@@ -24,13 +24,13 @@ import TestSupport
         #expect(fromStdin.stdout.contains("200 samples"))
     }
 
-    // `replay - </dev/null` said "/dev/stdin: empty…".
+    // Once `replay - </dev/null` said "/dev/stdin: empty…".
     @Test func standardInputIsCalledThat() {
         let r = P.run(["replay", "-"], stdin: "/dev/null")
         #expect(r.status == 1 && r.stderr.contains("standard input") && !r.stderr.contains("/dev/stdin"), "\(r.stderr)")
     }
 
-    // `replay rec.csv --events rec.csv` replaced the recording with a 3-line table and exited 0.
+    // Once `replay rec.csv --events rec.csv` replaced the recording with a 3-line table and exited 0.
     @Test(arguments: ["events", "attitude", "plot"])
     func anOutputThatIsTheInputIsRefusedAndNothingIsWritten(option: String) throws {
         let dir = temporaryDirectory("neighbour")
@@ -69,5 +69,41 @@ import TestSupport
         _ = try writeTrace(dir + "/long.csv", cell: String(repeating: "9x", count: 1_000_000))
         let r2 = HeadtrackProcess.run(["replay", dir + "/long.csv"])
         #expect(r2.status == 1 && r2.stderr.utf8.count < 2000 && r2.stderr.contains("(2000000 bytes)"), "\(r2.stderr.prefix(300))")
+    }
+
+    // A window cell of 1e19 in replay, calibrate --trace and eval.
+    @Test func windowCellOf1e19EndsWithAnError() throws {
+        let dir = temporaryDirectory("hostile-cmd")
+        let path = try trace(in: dir, header: "t,ax,ay,az,gx,gy,gz")
+        let text = try FileIO.readText(path)
+        let windowed = text.split(separator: "\n").enumerated().map { i, line in
+            i == 0 ? String(line) : i == 1 ? line + ",window" : line + (i == 50 ? ",1e19" : ",1")
+        }.joined(separator: "\n") + "\n"
+        try FileIO.writeAtomically(path, Array(windowed.utf8))
+        #expect(run(["replay", path]) == 1)
+        #expect(run(["calibrate", "--trace", path, "--skip-gyro", "--out", dir + "/cal.json"]) == 1)
+        #expect(!FileIO.exists(dir + "/cal.json"))
+    }
+
+    // Once t = 1e15 made replay spin for ever (t + 1/60 == t).
+    @Test func replayOfAHugeTimestampEndsWithAnError() throws {
+        let dir = temporaryDirectory("hostile-cmd")
+        // Last, so that the rows before it are in order and only the time itself can be wrong.
+        #expect(run(["replay", try trace(in: dir, appending: "1e15,0,0,9.81,0,0,0")]) == 1)
+    }
+
+    // Once --mount with NaN was accepted and every attitude row and gesture disappeared.
+    @Test func nanMountIsRefused() throws {
+        let dir = temporaryDirectory("hostile-cmd")
+        let path = try trace(in: dir)
+        #expect(run(["replay", path, "--mount", "nan,0,0,0,1,0,0,0,1"]) == 2)
+        #expect(run(["replay", path, "--mount", "1,0,0,0,1,0,0,0,1"]) == 0)
+    }
+
+    // Through the command: a header naming t twice, and a cell with a NUL.
+    @Test func malformedTraceCellsAndHeadersEndWithAnError() throws {
+        let dir = temporaryDirectory("hostile-cmd")
+        #expect(run(["replay", try trace(in: dir, header: "t,ax,ay,az,gx,gy,t")]) == 1)
+        #expect(run(["replay", try trace(in: dir, inserting: "1.0005,0,0,9.81,0.5\u{0}JUNK,0,0")]) == 1)
     }
 }

@@ -6,7 +6,7 @@ import TestSupport
 @Suite struct RunCommandTests {
     typealias P = HeadtrackProcess
 
-    // `run --simulated` ignored --i2c, --gpio-chip and the config's calibrationFile.
+    // Once `run --simulated` ignored --i2c, --gpio-chip and the config's calibrationFile.
     @Test func runSimulatedRefusesHardwareOptionsAndReportsTheCalibration() throws {
         for option in ["--i2c", "--gpio-chip"] {
             let r = P.run(["run", "--simulated", "--duration", "0.1", option, "x"])

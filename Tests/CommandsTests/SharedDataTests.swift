@@ -23,7 +23,7 @@ import Testing
         #expect(!elsewhere.stdout.contains("/work/"))
     }
 
-    // nothing said what ../shared is or where its data comes from.
+    // Once nothing said what ../shared is or where its data comes from.
     @Test func theReadmeSaysWhatSharedIsAndWhereItsDataComesFrom() throws {
         let readme = String(decoding: try FileIO.read(P.repository + "/README.md"), as: UTF8.self)
         let section = readme.components("### Shared recordings (`../shared`)")

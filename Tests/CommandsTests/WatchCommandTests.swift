@@ -6,7 +6,7 @@ import TestSupport
 @Suite struct WatchCommandTests {
     typealias P = HeadtrackProcess
 
-    // `watch --socket /tmp` said "nothing is serving /tmp (left over from a headtrack that stopped)".
+    // Once `watch --socket /tmp` said "nothing is serving /tmp (left over from a headtrack that stopped)".
     @Test func watchSaysWhatThePathIsWhenItIsNoSocket() throws {
         let dir = temporaryDirectory("newuser")
         let asDirectory = P.run(["watch", "--socket", dir])
