@@ -4,11 +4,13 @@ import Glibc
 import Formats
 @testable import Hardware
 import Sensors
+@testable import Commands
+import Simulation
 import Testing
 import TestSupport
 
 /// `probe` as a user meets it, through the built binary: what it says about a path that is no bus, the
-/// buses that exist, and a config value that would reach the terminal raw.
+/// buses that exist, and a config value that would reach the terminal raw; and its JSON report of a simulated board.
 @Suite struct ProbeCommandTests: HostileFiles {
     typealias P = HeadtrackProcess
 
@@ -62,5 +64,23 @@ import TestSupport
         #expect(r.status == 1)
         #expect(r.stderr.utf8.count < 2000, "\(r.stderr.utf8.count) bytes of error")
         #expect(r.stderr.contains("(10000005 bytes)"), "\(r.stderr.prefix(300))")
+    }
+
+    @Test func probeJSONNamesTheSimulatedChips() throws {
+        let board = SimulatedBoard(motion: .demoStory)
+        var bus = board.bus
+        let detection = BoardDetector.detect(&bus)
+        let v = try JSONParser.parse(ProbeCommand.report(detection, bus: "/dev/i2c-1"))
+        #expect(v["bus"] == .string("/dev/i2c-1"))
+        #expect(v["imu"]?["chip"] == .string("MPU-9250"))
+        #expect(v["imu"]?["address"] == .number(0x68))
+        #expect(v["imu"]?["identity"] == .number(0x71))
+        #expect(v["magnetometer"]?["chip"] == .string("AK8963"))
+        #expect(v["magnetometer"]?["address"] == .number(0x0c))
+        #expect(v["magnetometer"]?["in_package"] == .bool(true))
+        #expect(v["ok"] == .bool(true))
+        #expect(v["error"] == .null)
+        guard case let .array(findings)? = v["findings"] else { Issue.record("no findings"); return }
+        #expect(findings.count == detection.findings.count && !findings.isEmpty)
     }
 }

@@ -2,11 +2,12 @@
 import Glibc
 #endif
 import Formats
+@testable import Commands
 import Testing
 import TestSupport
 
-/// `replay` through the built binary: `-` for standard input and output, an output that is its own input,
-/// and what a trace's cells may say to the terminal.
+/// `replay`: `-` for standard input and output, an output that is its own input, what a trace's cells may say
+/// to the terminal, hostile traces and mounts, a paced replay across the whole time range, and the JSON summary.
 @Suite struct ReplayCommandTests: HostileFiles, InProcessCommands {
     typealias P = HeadtrackProcess
 
@@ -105,5 +106,34 @@ import TestSupport
         let dir = temporaryDirectory("hostile-cmd")
         #expect(run(["replay", try trace(in: dir, header: "t,ax,ay,az,gx,gy,t")]) == 1)
         #expect(run(["replay", try trace(in: dir, inserting: "1.0005,0,0,9.81,0.5\u{0}JUNK,0,0")]) == 1)
+    }
+
+    /// A trace may span TraceFile.maxTime (±1e10 s). Paced for the stream, its 9.9e9 s gap used to become
+    /// 9.9e18 ns past the start (a trap in Nanoseconds arithmetic), or a sleep for the gap's length; paced
+    /// as Replay ticks, the gap is skipped and the replay ends normally with every sample counted.
+    @Test func pacedReplaySkipsAGapOfTheWholeTimeRange() throws {
+        var text = "# format: imu-trace v1\nt,ax,ay,az,gx,gy,gz\n"
+        for k in 0..<30 { text += "\(Double(k) / 100),0,0,9.81,0,0,0\n" }
+        for k in 0..<30 { text += "\(9.9e9 + Double(k) / 100),0,0,9.81,0,0,0\n" }
+        let id = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let path = "/tmp/headtrack-gap-\(id).csv", socket = "/tmp/headtrack-gap-\(id).sock"
+        defer { unlink(path) }
+        try FileIO.writeAtomically(path, Array(text.utf8))
+        let r = HeadtrackProcess.run(["replay", path, "--json", "--socket", socket])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try JSONParser.parse(r.stdout)["samples"] == .number(60))
+    }
+
+    @Test func replayJSONSummaryCountsEveryKind() throws {
+        let text = ReplayCommand.jsonSummary(trace: "a \"b\".csv", samples: 1234, counts: ["nod": 2, "shake": 1],
+                                             events: [(1.5, .nod), (3.25, .shake), (7, .nod)])
+        let v = try JSONParser.parse(text)
+        #expect(v["trace"] == .string("a \"b\".csv"))
+        #expect(v["samples"] == .number(1234))
+        #expect(v["gestures"]?["nod"] == .number(2))
+        #expect(v["gestures"]?["left"] == .number(0))
+        guard case let .array(events)? = v["events"] else { Issue.record("no events"); return }
+        #expect(events.count == 3)
+        #expect(events[1]["t"] == .number(3.25) && events[1]["gesture"] == .string("shake"))
     }
 }
