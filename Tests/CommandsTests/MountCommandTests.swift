@@ -121,13 +121,4 @@ import TestSupport
         #expect(P.run(["calibrate", "--simulated"]).status == 2)
         #expect(P.run(["run", "--simulated", "--worn", "x,x,z"]).status == 2)
     }
-
-    @Test func watchShowsTheMountFromTheHello() {
-        var m = WatchModel()
-        m.take(#"{"type":"hello","version":1,"imu":"MPU-9250","magnetometer":null,"rates":{"imu_hz":200.0},"mount":"-x,z,y","mount_source":"learned"}"#)
-        #expect(m.screen[0].contains("mount -x,z,y (learned)"))
-        m.take(#"{"type":"hello","version":1,"imu":"MPU-9250","magnetometer":null,"rates":{"imu_hz":200.0},"mount":null,"mount_source":"none"}"#)
-        #expect(m.screen[0].contains("mount none"))
-        #expect(m.screen.allSatisfy { $0.count <= WatchModel.width })
-    }
 }

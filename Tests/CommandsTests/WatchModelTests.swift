@@ -64,4 +64,13 @@ import Testing
         #expect(m.screen.allSatisfy { $0.count <= 78 })
         #expect(m.screen[0].contains("no magnetometer"))
     }
+
+    @Test func watchShowsTheMountFromTheHello() {
+        var m = WatchModel()
+        m.take(#"{"type":"hello","version":1,"imu":"MPU-9250","magnetometer":null,"rates":{"imu_hz":200.0},"mount":"-x,z,y","mount_source":"learned"}"#)
+        #expect(m.screen[0].contains("mount -x,z,y (learned)"))
+        m.take(#"{"type":"hello","version":1,"imu":"MPU-9250","magnetometer":null,"rates":{"imu_hz":200.0},"mount":null,"mount_source":"none"}"#)
+        #expect(m.screen[0].contains("mount none"))
+        #expect(m.screen.allSatisfy { $0.count <= WatchModel.width })
+    }
 }
