@@ -1,3 +1,5 @@
+import Formats
+import TestSupport
 import Testing
 @testable import Commands
 
@@ -40,13 +42,14 @@ import Testing
         #expect(run(["replay", path]) == 1)
     }
 
-    @Test func argumentParser() throws {
-        var a = Arguments(["--speed=4", "trace.csv", "--mount", "-x,z,y", "--json"], command: "t")
-        #expect(try a.double("speed") == 4)
-        #expect(try a.option("mount") == "-x,z,y")
-        let json = a.flag("json")
-        #expect(json)
-        #expect(try a.positionals() == ["trace.csv"])
+    // Options are range-checked before they become deadlines or counts.
+    @Test func outOfRangeOptionsAreRefused() {
+        let never = temporaryDirectory("hostile-cmd") + "/never.csv"
+        #expect(run(["record", "--out", never, "--duration", "1e19"]) == 2)
+        #expect(run(["run", "--simulated", "--duration", "1e19"]) == 2)
+        #expect(run(["calibrate", "--duration", "-5"]) == 2)
+        #expect(run(["bench", "--runs", "1.5"]) == 2)
+        #expect(!FileIO.exists(never))
     }
 }
 

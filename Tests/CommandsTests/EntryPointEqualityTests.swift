@@ -113,7 +113,7 @@ import Tracking
     }
 
     @Test func aRecordedNodGivesTheSameEventsEverywhere() throws {
-        let trace = HeadtrackProcess.repository + "/Tests/FormatsTests/Fixtures/st26_nod.csv"
+        let trace = HeadtrackProcess.repository + "/Tests/TrackingTests/Fixtures/st26_nod.csv"
         let paths = try everyEntryPoint(trace)
         #expect(paths.replayMount.contains { $0.hasSuffix(",nod") }, "\(paths.replayMount)")
         #expect(!paths.replayMount.contains { $0.hasSuffix(",shake") }, "\(paths.replayMount)")

@@ -25,7 +25,7 @@ import TestSupport
         return path
     }
 
-    static let st26 = HeadtrackProcess.repository + "/Tests/FormatsTests/Fixtures/st26_nod.csv"
+    static let st26 = HeadtrackProcess.repository + "/Tests/TrackingTests/Fixtures/st26_nod.csv"
 
     /// The shared headphone nods (worn X back, Y up, Z left): 49 s of continuous nodding, never still.
     @Test func theSharedHeadphoneNodsGiveTheirMount() {
@@ -120,14 +120,5 @@ import TestSupport
         #expect(P.run(["replay", Self.st26, "--learn-mount", "--mount", "x,y,z"]).status == 2)
         #expect(P.run(["calibrate", "--simulated"]).status == 2)
         #expect(P.run(["run", "--simulated", "--worn", "x,x,z"]).status == 2)
-    }
-
-    @Test func watchShowsTheMountFromTheHello() {
-        var m = WatchModel()
-        m.take(#"{"type":"hello","version":1,"imu":"MPU-9250","magnetometer":null,"rates":{"imu_hz":200.0},"mount":"-x,z,y","mount_source":"learned"}"#)
-        #expect(m.screen[0].contains("mount -x,z,y (learned)"))
-        m.take(#"{"type":"hello","version":1,"imu":"MPU-9250","magnetometer":null,"rates":{"imu_hz":200.0},"mount":null,"mount_source":"none"}"#)
-        #expect(m.screen[0].contains("mount none"))
-        #expect(m.screen.allSatisfy { $0.count <= WatchModel.width })
     }
 }

@@ -4,7 +4,7 @@ import Testing
 /// headphone fixture, worn X back, Y up, Z left): the candidates' verdicts name their rules, and the events
 /// are the same with or without the explanation.
 @Suite struct ReplayExplainTests {
-    static let nodding = HeadtrackProcess.repository + "/Tests/FormatsTests/Fixtures/st26_nod.csv"
+    static let nodding = HeadtrackProcess.repository + "/Tests/TrackingTests/Fixtures/st26_nod.csv"
 
     @Test func explainPrintsEachCandidateWithItsRulesAndChangesNoEvent() {
         let plain = HeadtrackProcess.run(["replay", Self.nodding, "--mount=-x,z,y"])

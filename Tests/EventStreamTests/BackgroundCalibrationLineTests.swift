@@ -13,11 +13,6 @@ import Tracking
 @Suite(.serialized) struct BackgroundCalibrationLineTests {
     let hardIron = Vector3(26, -12, 8)
 
-    func numbers(_ v: JSONValue?) -> [Double] {
-        guard case let .array(items)? = v else { return [] }
-        return items.compactMap { if case let .number(n) = $0 { return n }; return nil }
-    }
-
     /// A stream whose hello names no magnetometer (a trace without mx,my,mz) sends no `calibration` line: there
     /// is nothing to learn, so "learning, turn your head about" once a second would be wrong. The same head with
     /// a magnetometer named does get them, so the check can tell.

@@ -1,3 +1,4 @@
+import Foundation  // String.range(of:) and replacingCharacters, in the extension below
 import Testing
 @testable import Formats
 

@@ -89,4 +89,45 @@ import TestSupport
         #expect(c == sample)
         #expect(problem?.contains("previous") == true)
     }
+
+    /// A calibration file with its fit's sample count left as SAMPLES.
+    static let goodCalibration = """
+        {"version": 1, "gyroBias": [0.01, 0, 0],
+         "magnetometer": {"hardIron": [10, -20, 30], "softIron": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]},
+         "magnetometerFit": {"fieldStrength": 48, "relativeResidual": 0.01, "coverage": 0.8, "samples": SAMPLES}}
+        """
+
+    // Once "samples": 1e19 / 1e400 / -1e19 trapped converting to Int (and `run` decodes the same file).
+    @Test(arguments: ["1e19", "1e400", "-1e19", "17.5", "\"many\""])
+    func calibrationSampleCountOutOfRangeIsRefused(samples: String) throws {
+        let text = CalibrationStoreTests.goodCalibration.replacingOccurrences("SAMPLES", samples)
+        #expect(throws: CalibrationError.self) { try CalibrationStore.decode(text, path: "cal.json") }
+        do { _ = try CalibrationStore.decode(text, path: "cal.json") } catch {
+            #expect(error.description.hasPrefix("cal.json:3: "), "the file, and the line of the count")
+            #expect(error.description.contains("magnetometerFit.samples"))
+        }
+        // The same text with a sane count is accepted: the refusal is about the number, not the file.
+        #expect(try CalibrationStore.decode(CalibrationStoreTests.goodCalibration.replacingOccurrences("SAMPLES", "5120"))
+            .magnetometerFit?.samples == 5120)
+    }
+
+    /// What the daemon does with such a file: runs uncalibrated with a message, instead of crash-looping.
+    @Test func daemonRunsUncalibratedOnAnOutOfRangeFile() throws {
+        let dir = temporaryDirectory("hostile")
+        let store = CalibrationStore(path: dir + "/calibration.json")
+        try FileIO.writeAtomically(store.path, Array(CalibrationStoreTests.goodCalibration.replacingOccurrences("SAMPLES", "1e19").utf8))
+        let (calibration, problem) = store.loadKeepingCurrent(nil)
+        #expect(calibration == .none)
+        #expect(problem?.contains("running uncalibrated") == true)
+    }
+
+    @Test func calibrationFieldsOutsidePlausibleRangesAreRefused() {
+        let base = CalibrationStoreTests.goodCalibration.replacingOccurrences("SAMPLES", "10")
+        for (from, to) in [("[0.01, 0, 0]", "[1e300, 0, 0]"), ("[10, -20, 30]", "[10, -20, 1e9]"),
+                           ("\"coverage\": 0.8", "\"coverage\": 7"), ("\"version\": 1", "\"version\": 1.0000001")] {
+            let text = base.replacingOccurrences(from, to)
+            #expect(text != base)
+            #expect(throws: CalibrationError.self, "\(to) accepted") { try CalibrationStore.decode(text) }
+        }
+    }
 }

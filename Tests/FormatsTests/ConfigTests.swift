@@ -1,3 +1,5 @@
+import Foundation  // String.range(of:) and replacingCharacters, in the extension below
+import Geometry
 import Testing
 @testable import Formats
 
@@ -46,6 +48,41 @@ import Testing
         // The README's default wiring: nod, shake, north, up, down, left, right, status.
         #expect(c.ledLines == [17, 27, 22, 23, 24, 25, 5, 6])
         #expect(c.gpioChip == "pinctrl-bcm2711")
+    }
+
+    // Once a NaN mount passed every tolerance check.
+    @Test(arguments: ["nan,0,0,0,1,0,0,0,1", "1,0,0,0,nan,0,0,0,1", "inf,0,0,0,1,0,0,0,1", "1,0,0,0,1,0,0,0,-nan"])
+    func nonFiniteMountIsRefused(text: String) {
+        #expect(throws: MountError.self) { try Mount(parsing: text) }
+        #expect(throws: ConfigError.self) { try Config.parse("{\"mount\": \"\(text)\"}") }
+    }
+
+    // Once invalid UTF-8 in a config string became U+FFFD.
+    @Test func invalidUTF8InAConfigStringIsRefused() throws {
+        let bytes = Array(#"{"i2c": {"device": "/dev/i2c-"#.utf8) + [0xFF, 0x31] + Array(#""}}"#.utf8)
+        #expect(throws: ConfigError.self) { try Config.parse(bytes: bytes) }
+        do { _ = try Config.parse(bytes: bytes, path: "c.json") } catch {
+            #expect(error.description.contains("c.json"))
+            #expect(error.description.contains("UTF-8"))
+        }
+        // Valid multi-byte UTF-8 is fine.
+        #expect(try Config.parse(bytes: Array(#"{"i2c": {"device": "/dev/i2c-é"}}"#.utf8)).i2cDevice == "/dev/i2c-é")
+        // A NUL would cut the C path short.
+        #expect(throws: ConfigError.self) { try Config.parse(#"{"i2c": {"device": "/dev/i2c-1\u0000x"}}"#) }
+    }
+
+    // Once LED pin 17.9 was truncated to 17. Integers in JSON must be integers.
+    @Test func fractionalPinsAndAddressesAreRefused() throws {
+        for text in [#"{"gpio": {"leds": {"nod": 17.9}}}"#, #"{"gpio": {"leds": {"nod": 1e19}}}"#,
+                     #"{"i2c": {"imuAddress": 104.5}}"#] {
+            #expect(throws: ConfigError.self, "\(text) accepted") { try Config.parse(text) }
+        }
+        do { _ = try Config.parse(#"{"gpio": {"leds": {"nod": 17.9}}}"#, path: "c.json") } catch {
+            #expect(error.description.contains("gpio.leds.nod"))
+            #expect(error.description.contains("whole number"))
+        }
+        #expect(try Config.parse(#"{"gpio": {"leds": {"nod": 16}}}"#).ledLines[0] == 16)
+        #expect(try Config.parse(#"{"i2c": {"imuAddress": 105}}"#).imuAddress == 105)
     }
 }
 

@@ -169,4 +169,28 @@ import Testing
         }
         #expect(checked > 15)
     }
+
+    /// The kernel answers EBUSY on I2C_SLAVE for an address its own driver (inv_mpu6050) has bound.
+    struct KernelOwnedBus: I2CBus {
+        var name = "/dev/i2c-1"
+        mutating func readRegisters(address: UInt8, register: UInt8, into buffer: UnsafeMutableBufferPointer<UInt8>) throws(I2CError) {
+            if address == 0x68 { throw I2CError.from(errno: 16, address: address) }
+            throw .noAcknowledge(address: address)
+        }
+        mutating func writeRegister(address: UInt8, register: UInt8, value: UInt8) throws(I2CError) {
+            if address == 0x68 { throw I2CError.from(errno: 16, address: address) }
+            throw .noAcknowledge(address: address)
+        }
+    }
+
+    @Test func anAddressHeldByAKernelDriverIsNamedAsSuch() throws {
+        var bus = KernelOwnedBus()
+        let detection = BoardDetector.detect(&bus)
+        let failure = try #require(detection.failure)
+        #expect(failure == .bus(.addressInUse(address: 0x68)))
+        #expect(failure.description.contains("0x68 is in use by a kernel driver"))
+        #expect(failure.description.contains("dtoverlay"))
+        #expect(!failure.description.contains("wiring"))
+        #expect(detection.findings.contains { $0.contains("UU") })
+    }
 }

@@ -1,26 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Testing
 @testable import Commands
-import Service
-import Tracking
-import Formats
-import Sensors
-import Simulation
 
-/// The stream's command-line side: what `watch` draws from the protocol's lines, the journal prefixes, and
-/// the JSON that `probe --json` and `replay --json` print.
-@Suite struct StreamCommandTests: InProcessCommands {
-    /// With nothing at the path, watch names every command that can serve a stream, `replay --stream` too.
-    @Test func watchWithoutAStreamNamesEveryCommandThatServesOne() {
-        let r = HeadtrackProcess.run(["watch", "--socket", temporaryPath("absent.sock")])
-        #expect(r.status != 0)
-        for command in ["run --simulated", "demo", "replay TRACE --stream"] {
-            #expect(r.stderr.contains(command), "\(command): \(r.stderr)")
-        }
-    }
-
+/// What `watch` draws from the protocol's lines (`WatchModel`), and what it refuses to take.
+@Suite struct WatchModelTests {
     @Test func watchDrawsWhatTheLinesSay() {
         var m = WatchModel()
         m.source = "/run/headtrack/events.sock"
@@ -83,64 +65,12 @@ import Simulation
         #expect(m.screen[0].contains("no magnetometer"))
     }
 
-    @Test func watchWithoutAStreamIsAClearError() {
-        #expect(run(["watch", "--socket", "/tmp/headtrack-no-such-stream.sock"]) == 1)
-        #expect(run(["watch", "--bogus"]) == 2)
-        // sun_path holds 107 bytes and a NUL: a longer path is a usage error, as for the server's --socket.
-        #expect(run(["watch", "--socket", "/tmp/" + String(repeating: "s", count: 120)]) == 2)
-        #expect(run(["watch", "--socket", ""]) == 2)
-    }
-
-    @Test func journalPrefixesEveryLine() {
-        #expect(Log.line("t=1.00s fault: x", .warning, journal: true) == "<4>t=1.00s fault: x")
-        #expect(Log.line("a\nb", .info, journal: true) == "<6>a\n<6>b")
-        #expect(Log.line("t=1.00s fault: x", .warning, journal: false) == "t=1.00s fault: x")
-    }
-
-    @Test func probeJSONNamesTheSimulatedChips() throws {
-        let board = SimulatedBoard(motion: .demoStory)
-        var bus = board.bus
-        let detection = BoardDetector.detect(&bus)
-        let v = try JSONParser.parse(ProbeCommand.report(detection, bus: "/dev/i2c-1"))
-        #expect(v["bus"] == .string("/dev/i2c-1"))
-        #expect(v["imu"]?["chip"] == .string("MPU-9250"))
-        #expect(v["imu"]?["address"] == .number(0x68))
-        #expect(v["imu"]?["identity"] == .number(0x71))
-        #expect(v["magnetometer"]?["chip"] == .string("AK8963"))
-        #expect(v["magnetometer"]?["address"] == .number(0x0c))
-        #expect(v["magnetometer"]?["in_package"] == .bool(true))
-        #expect(v["ok"] == .bool(true))
-        #expect(v["error"] == .null)
-        guard case let .array(findings)? = v["findings"] else { Issue.record("no findings"); return }
-        #expect(findings.count == detection.findings.count && !findings.isEmpty)
-    }
-
-    /// A trace may span TraceFile.maxTime (±1e10 s). Paced for the stream, its 9.9e9 s gap used to become
-    /// 9.9e18 ns past the start (a trap in Nanoseconds arithmetic), or a sleep for the gap's length; paced
-    /// as Replay ticks, the gap is skipped and the replay ends normally with every sample counted.
-    @Test func pacedReplaySkipsAGapOfTheWholeTimeRange() throws {
-        var text = "# format: imu-trace v1\nt,ax,ay,az,gx,gy,gz\n"
-        for k in 0..<30 { text += "\(Double(k) / 100),0,0,9.81,0,0,0\n" }
-        for k in 0..<30 { text += "\(9.9e9 + Double(k) / 100),0,0,9.81,0,0,0\n" }
-        let id = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let path = "/tmp/headtrack-gap-\(id).csv", socket = "/tmp/headtrack-gap-\(id).sock"
-        defer { unlink(path) }
-        try FileIO.writeAtomically(path, Array(text.utf8))
-        let r = HeadtrackProcess.run(["replay", path, "--json", "--socket", socket])
-        #expect(r.status == 0, "\(r.stderr)")
-        #expect(try JSONParser.parse(r.stdout)["samples"] == .number(60))
-    }
-
-    @Test func replayJSONSummaryCountsEveryKind() throws {
-        let text = ReplayCommand.jsonSummary(trace: "a \"b\".csv", samples: 1234, counts: ["nod": 2, "shake": 1],
-                                             events: [(1.5, .nod), (3.25, .shake), (7, .nod)])
-        let v = try JSONParser.parse(text)
-        #expect(v["trace"] == .string("a \"b\".csv"))
-        #expect(v["samples"] == .number(1234))
-        #expect(v["gestures"]?["nod"] == .number(2))
-        #expect(v["gestures"]?["left"] == .number(0))
-        guard case let .array(events)? = v["events"] else { Issue.record("no events"); return }
-        #expect(events.count == 3)
-        #expect(events[1]["t"] == .number(3.25) && events[1]["gesture"] == .string("shake"))
+    @Test func watchShowsTheMountFromTheHello() {
+        var m = WatchModel()
+        m.take(#"{"type":"hello","version":1,"imu":"MPU-9250","magnetometer":null,"rates":{"imu_hz":200.0},"mount":"-x,z,y","mount_source":"learned"}"#)
+        #expect(m.screen[0].contains("mount -x,z,y (learned)"))
+        m.take(#"{"type":"hello","version":1,"imu":"MPU-9250","magnetometer":null,"rates":{"imu_hz":200.0},"mount":null,"mount_source":"none"}"#)
+        #expect(m.screen[0].contains("mount none"))
+        #expect(m.screen.allSatisfy { $0.count <= WatchModel.width })
     }
 }
