@@ -161,7 +161,8 @@ public enum DailyCalibrationEvaluation {
                 let next = learner.correction
                 if established {
                     if learner.isEstablished { recs[part].replacements += 1 } else { recs[part].standIns += 1 }
-                    if learner.lastChangeReplacedWrongField { recs[part].headingRestarts += 1 }
+                    // A restart leaves the filter's heading average empty until its next magnetometer sample.
+                    if learner.lastChangeReplacedWrongField && pipeline.filter.state.magSamples == 0 { recs[part].headingRestarts += 1 }
                     let jump = headingShift(recent, from: inUse, to: next)
                     recs[part].largestJump = Swift.max(recs[part].largestJump ?? 0, jump)
                 } else {

@@ -90,14 +90,37 @@ public struct AttitudeFilter: Sendable {
     /// The magnetometer's calibration changed: the learned field (norm, dip, a candidate new field) and the
     /// heading average are of the old correction, so they start over as at start (the next samples are
     /// averaged into the heading from the first one on); tilt, gyro bias and the gyro attitude stay.
-    public mutating func restartHeading() {
-        current.hasHeadingReference = false
+    /// `keepingReference`: the new correction shows the field the filter holds (`agreesWithReference`), so
+    /// only the heading average starts over, and samples that disagree with that field are still refused
+    /// rather than taken as the reference.
+    public mutating func restartHeading(keepingReference: Bool = false) {
+        if !keepingReference { current.hasHeadingReference = false }
         current.isMagneticallyDisturbed = false
         current.magSamples = 0
         current.magTime = 0
         current.magCandidateTime = 0
         current.magRejectedTime = 0
         current.magRecoveryTime = 0
+    }
+
+    /// Whether a field (in the gyro-and-gravity frame, `levelAttitude`'s) has the strength and dip of the field
+    /// the heading is tied to, within the tolerances that decide a sample's trust (`magNormTolerance`,
+    /// `magDipTolerance`): a field the filter would take as it stands. Neither depends on where the head
+    /// points, so a drifted gyro heading does not matter. False without a reference.
+    public func agreesWithReference(levelField f: Vector3) -> Bool {
+        guard current.hasHeadingReference, f.isFinite else { return false }
+        let norm = f.length
+        let dip = AttitudeFilter.dipAngle(earthField: f)
+        return abs(norm - current.magNormReference) < settings.magNormTolerance * current.magNormReference
+            && abs(dip - current.magDipReference) < settings.magDipTolerance
+    }
+
+    /// Whether a field (in the gyro-and-gravity frame, as for `agreesWithReference`) points where the heading
+    /// says north is, within `magDipTolerance`, the angle by which the trust test lets a field's direction
+    /// stray: the heading it gives is one the filter could have reached from its own field.
+    public func agreesWithHeading(levelField f: Vector3) -> Bool {
+        guard current.hasHeadingReference, f.isFinite, f.x * f.x + f.y * f.y > 0 else { return false }
+        return abs(headingRotation.angle.angle(to: f.y, f.x)) < settings.magDipTolerance
     }
 
     // MARK: Update

@@ -83,6 +83,9 @@ struct FieldConsistency: Sendable {
 
     var samples: Int { count }
 
+    /// The mean of the fields added (nil before the first).
+    var mean: Vector3? { count > 0 ? sum / Double(count) : nil }
+
     /// nil before two samples, or for a mean field of no length.
     var score: Double? {
         guard count >= 2 else { return nil }

@@ -136,6 +136,10 @@ public struct MagnetometerAutoCalibration: Sendable {
     /// The last change replaced a correction that did not explain the field (the heading it gave was
     /// wrong, so the filter's heading should start over); false for a refinement of one that did.
     public private(set) var lastChangeReplacedWrongField = true
+    /// The field under the correction the last change took, in the gyro-and-gravity frame: the mean of the
+    /// samples it was judged on (nil when none was judged). Its strength and dip are the field's wherever the
+    /// heading points, so the filter can tell whether the new correction shows the field it has learned.
+    public private(set) var fieldAtLastChange: Vector3? = nil
     /// Fits that became established corrections (each is logged and saved once).
     public private(set) var acceptedFits = 0
     /// How often an established correction stopped explaining the field and the samples before were dropped.
@@ -334,6 +338,7 @@ public struct MagnetometerAutoCalibration: Sendable {
         // The correction before comes back when it explains the field clearly better (a temporary iron
         // removed again, or a fit made during a disturbance).
         if let p = previous, let s = previousScore, better(s), s <= (candidateScore ?? .infinity) {
+            fieldAtLastChange = scores.previous.mean
             correction = p.correction
             quality = p.quality
             source = p.source
@@ -360,6 +365,7 @@ public struct MagnetometerAutoCalibration: Sendable {
         }
         guard take else { return false }
         if isEstablished { previous = (correction, quality, source) }
+        fieldAtLastChange = scores.candidate.mean
         correction = fit.correction
         quality = Calibration.FitQuality(fieldStrength: fit.fieldStrength, relativeResidual: fit.relativeResidual,
                                          coverage: fit.coverage, samples: fit.samples)

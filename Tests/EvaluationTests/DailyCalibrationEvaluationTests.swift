@@ -93,9 +93,11 @@ import Tracking
         // The refinements of the first iron (as in the steady test), then the second iron.
         let steady = DailyCalibrationEvaluation.evaluate(trace: Self.recording(seconds: 120), name: "steady", activity: "turning")
         #expect(r.replacements >= steady.replacements + 1, "\(r.replacements) replacements, \(steady.replacements) before the change")
-        // The old correction under the new iron points the field elsewhere: the change restarts the heading
-        // and shifts its reference by many degrees.
-        #expect(r.headingRestarts >= 1)
+        // The old correction under the new iron points the field elsewhere: the change shifts the heading's
+        // reference by many degrees. It does not restart the heading: the filter refused the wrongly corrected
+        // field as a disturbance and kept the room's field, which the new correction shows again, so it
+        // recovers onto it from its gyro-held heading.
+        #expect(r.headingRestarts == 0, "\(r.headingRestarts) heading restarts")
         #expect((r.largestJump ?? 0) > 10, "jump \(r.largestJump ?? 0)°")
     }
 
@@ -110,7 +112,7 @@ import Tracking
         #expect(r.establishedAt != nil)
         #expect(r.forgettings >= 1, "\(r.forgettings) forgettings")
         withKnownIssue("a hard-iron change larger than the field is not relearned") {
-            #expect(r.headingRestarts >= 1)
+            // Relearned, the correction would move the heading's reference by many degrees.
             #expect((r.largestJump ?? 0) > 10, "jump \(r.largestJump ?? 0)°")
         }
     }

@@ -134,6 +134,30 @@ import Geometry
         #expect(headingErrorDegrees(filter.attitude, truth(70)) < 2)
     }
 
+    /// A field agrees with the reference when its strength and dip are within the trust tolerances, wherever
+    /// it points in yaw (the gyro heading may have drifted); with the heading when it points north within the
+    /// dip tolerance.
+    @Test func aFieldAgreesWithTheReferenceByStrengthAndDipAlone() {
+        var filter = AttitudeFilter()
+        #expect(!filter.agreesWithReference(levelField: field), "no reference before any field")
+        let truth: (Double) -> Quaternion = { t in EulerAngles(roll: 0.2 * sin(t), pitch: 0.3 * sin(0.7 * t), yaw: 1.2 * sin(0.4 * t)).quaternion }
+        run(&filter, seconds: 20, truth: truth)
+        let yawed = EulerAngles(roll: 0, pitch: 0, yaw: 2.0).quaternion.rotate(field)
+        #expect(filter.agreesWithReference(levelField: field))
+        #expect(filter.agreesWithReference(levelField: yawed))
+        #expect(filter.agreesWithReference(levelField: field * 1.05))
+        #expect(!filter.agreesWithReference(levelField: field * 1.2), "20 % stronger")
+        // The same strength 15° steeper.
+        let horizontal = (field.x * field.x + field.y * field.y).squareRoot()
+        let dip = atan2(-field.z, horizontal) + 15 * Units.radiansPerDegree
+        let steeper = Vector3(0, cos(dip), -sin(dip)) * field.length
+        #expect(!filter.agreesWithReference(levelField: steeper), "15° steeper")
+        // The heading: the filter's level frame is the truth's here, so the field itself points north.
+        #expect(filter.agreesWithHeading(levelField: field))
+        #expect(filter.agreesWithHeading(levelField: EulerAngles(roll: 0, pitch: 0, yaw: 0.1).quaternion.rotate(field)), "5.7° off")
+        #expect(!filter.agreesWithHeading(levelField: yawed), "115° off")
+    }
+
     @Test func withoutMagnetometerTiltIsRightAndHeadingHasNoReference() {
         var settings = AttitudeFilter.Settings()
         settings.useMagnetometer = false

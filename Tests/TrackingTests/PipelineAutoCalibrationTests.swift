@@ -23,9 +23,11 @@ import Testing
 
     /// Replays `seconds` at 200 Hz (magnetometer every other sample); returns the largest heading error (°)
     /// over the last 10 s.
-    func replay(_ pipeline: inout Pipeline, seconds: Double, iron: Bool = true) -> Double {
+    func replay(_ pipeline: inout Pipeline, seconds: Double, iron: Bool = true,
+                hardIronAt: ((Double) -> Vector3)? = nil, restarts: UnsafeMutablePointer<[(t: Double, keptReference: Bool)]>? = nil) -> Double {
         let dt = 0.005
         var worst = 0.0
+        var revision = pipeline.autoCalibration?.revision ?? 0
         for k in 0..<Int(seconds / dt) {
             let t = Double(k) * dt
             let q = truth(t), next = truth(t + dt)
@@ -33,8 +35,14 @@ import Testing
             let step = q.conjugate * next
             let gyro = step.vector * (2 / dt) * (step.w < 0 ? -1 : 1)
             let ideal = next.inverseRotate(earthField)
-            let mag: Vector3? = k % 2 == 0 ? (iron ? softIron * ideal + hardIron : ideal) : nil
+            let h = hardIronAt?(t) ?? hardIron
+            let mag: Vector3? = k % 2 == 0 ? (iron ? softIron * ideal + h : ideal) : nil
             _ = pipeline.processIMU(t: t + dt, accel: next.inverseRotate(Vector3(0, 0, 9.81)), gyro: gyro, mag: mag)
+            if let r = pipeline.autoCalibration?.revision, r != revision {
+                revision = r
+                // A restart leaves the filter's heading average empty until its next magnetometer sample.
+                if pipeline.filter.state.magSamples == 0 { restarts?.pointee.append((t, pipeline.filter.hasHeadingReference)) }
+            }
             if t > seconds - 10 {
                 let e = pipeline.sensorAttitude * next.conjugate
                 worst = Swift.max(worst, abs(2 * atan(e.z / e.w)) * 180 / .pi)
@@ -63,6 +71,23 @@ import Testing
         // The calibration in use is what was learned, with the settings' gyro bias.
         #expect(on.calibrationInUse.magnetometer == learner.correction)
         #expect(on.calibrationInUse.magnetometerFit == learner.quality)
+    }
+
+    /// The iron changes at 120 s by 15 µT (less than the field): the old correction is contradicted and the
+    /// new iron learned. The new correction shows the room's field again, which the filter still holds as its
+    /// reference (it refused the wrongly corrected field as a disturbance): the reference is kept (a start over
+    /// would take it from the next samples, whatever disturbs them), and the heading comes right.
+    @Test func aChangedIronIsRelearnedKeepingTheFieldReference() throws {
+        var p = Pipeline(settings: try settings(auto: true))
+        var restarts: [(t: Double, keptReference: Bool)] = []
+        let moved = hardIron + Vector3(12, -9, 0)
+        let worst = replay(&p, seconds: 240, hardIronAt: { $0 < 120 ? self.hardIron : moved }, restarts: &restarts)
+        let learner = try #require(p.autoCalibration)
+        #expect(learner.forgettings >= 1)
+        #expect((learner.correction.hardIron - moved).length < 0.5, "learned \(learner.correction.hardIron)")
+        let afterChange = restarts.filter { $0.t >= 120 }
+        #expect(afterChange.allSatisfy { $0.keptReference }, "heading and reference restarted at \(afterChange.map(\.t)) s")
+        #expect(worst < 1.5, "heading error \(worst)°")
     }
 
     @Test func offSwitchLeavesTheCalibrationAsGiven() throws {
