@@ -122,11 +122,13 @@ public final class EventStream {
     }
 
     /// An `explain` line for the clients subscribed to them when the detector judged a candidate nod or shake
-    /// differently from the last one told (called after every IMU sample; a look at the clients' subscriptions
-    /// when none wants them). Every rule that applied, in `GestureRule` order: its value and limit in the unit
-    /// `replay --explain` prints, whether the value must reach the limit (`at_least`) and whether it passed.
+    /// differently from the last one told (called after every IMU sample: a comparison of the detector's
+    /// verdict count when it has judged nothing new). Every rule that applied, in `GestureRule` order: its value
+    /// and limit in the unit `replay --explain` prints, whether the value must reach the limit (`at_least`) and
+    /// whether it passed. Verdicts are followed while nobody subscribes, so a client that subscribes later is
+    /// not sent one judged before it asked.
     public func explain(_ detector: GestureDetector) {
-        guard server.explainWanted, let v = verdictChanges.next(detector) else { return }
+        guard let v = verdictChanges.next(detector), server.explainWanted else { return }
         let b = explainLine
         b.reset()
         // In the order `replay --explain` says it: "nod? 2 swings from 16.15 s: taken".

@@ -44,16 +44,25 @@ import Tracking
     }
 
     /// Runs the detector over the down-hold-up motion, telling the stream after every sample as the loop does.
-    func nod(hold: Double, into stream: EventStream) -> [GestureEvent] {
-        var d = GestureDetector(settings: GestureDetector.Settings(), headAxesKnown: true)
-        d.listening = true
+    func nod(hold: Double, into stream: EventStream, detector: inout GestureDetector) -> [GestureEvent] {
         var events: [GestureEvent] = []
         for i in 0..<300 {
             let t = Double(i) / 100
-            if let e = d.update(t: t, gyro: AnalyticNod.downHoldUp(t, hold: hold), attitude: .identity) { events.append(e) }
-            stream.explain(d)
+            if let e = detector.update(t: t, gyro: AnalyticNod.downHoldUp(t, hold: hold), attitude: .identity) { events.append(e) }
+            stream.explain(detector)
         }
         return events
+    }
+
+    func nod(hold: Double, into stream: EventStream) -> [GestureEvent] {
+        var d = Self.listeningDetector()
+        return nod(hold: hold, into: stream, detector: &d)
+    }
+
+    static func listeningDetector() -> GestureDetector {
+        var d = GestureDetector(settings: GestureDetector.Settings(), headAxesKnown: true)
+        d.listening = true
+        return d
     }
 
     func explainLines(_ lines: [String]) throws -> [JSONValue] {
@@ -103,8 +112,16 @@ import Tracking
         say(listener, "{\"type\":\"subscribe\",\"state_hz\":0}\n")
         stream.server.poll(t: 0.6)
         #expect(listener.readLines() == [#"{"type":"subscribed","state_hz":0,"calibration":true}"#])
-        _ = nod(hold: 0.3, into: stream)
+        var d = Self.listeningDetector()
+        _ = nod(hold: 0.3, into: stream, detector: &d)
         #expect(try explainLines(listener.readLines()).isEmpty)
         #expect(stream.explainLines == 0, "nobody asked: no line was even formatted")
+        // Asking again later brings the verdicts judged from then on, not the one judged before it asked.
+        say(listener, "{\"type\":\"subscribe\",\"explain\":true}\n")
+        stream.server.poll(t: 3.5)
+        #expect(listener.readLines() == [#"{"type":"subscribed","state_hz":60,"calibration":true,"explain":true}"#])
+        _ = d.update(t: 3.01, gyro: Vector3(0, 0, 0), attitude: .identity)
+        stream.explain(d)
+        #expect(try explainLines(listener.readLines()).isEmpty, "a verdict from before the subscribe was sent")
     }
 }
