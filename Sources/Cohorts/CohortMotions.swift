@@ -364,10 +364,11 @@ enum CohortMotions {
                     // Tilt toward a shoulder and back, as the tilt row but at a stroke's pace.
                     for _ in 0..<repeats {
                         let side = r.sign()
-                        m.roll.swings.append(.init(start: t, duration: r.range(0.46, 0.64), delta: side * size * deg))
-                        t = m.roll.swings[m.roll.swings.count - 1].end + r.range(0.08, 0.24)
-                        m.roll.swings.append(.init(start: t, duration: r.range(0.46, 0.64), delta: -side * size * deg))
-                        t = m.roll.swings[m.roll.swings.count - 1].end + r.range(0.08, 0.24)
+                        for sense in [side, -side] {
+                            let s = HeadTrajectory.Swing(start: t, duration: r.range(0.46, 0.64), delta: sense * size * deg)
+                            m.roll.swings.append(s)
+                            t = s.end + r.range(0.08, 0.24)
+                        }
                     }
                 case 1:
                     // A circle: pitch and yaw each a half-turn per half period, a quarter period apart; the

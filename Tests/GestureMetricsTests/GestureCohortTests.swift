@@ -55,18 +55,20 @@ import Testing
         #expect((asked.first?.falseEvents ?? 0) > 0, "no glance at the keys looks like a single nod or shake")
     }
 
+    /// False events over `kinds` for the same 30 wearers (seed 3), answer mode, with `settings`.
+    static func falseEvents(_ kinds: [CohortKind], _ settings: GestureDetector.Settings) -> Int {
+        GestureCohortEvaluation(cohort: GestureCohort(wearers: 30, seed: 3),
+                                recognizer: RecognizerUnderTest(settings: settings, listening: true))
+            .run(kinds: kinds).reduce(0) { $0 + $1.falseEvents }
+    }
+
     @Test func theHeadsBounceTellsTheFirstStepsOfWalkingAndRunningFromNods() {
         // Before the 2 s lead-in rule bites, the first steps are told from a nod by the head's vertical
         // bounce, which the cohort's gait makes at the step rate (heel strikes). The truth: no nod was made.
         // The same 30 wearers with the bounce rule switched off (an infinite floor) as the reference.
-        let cohort = GestureCohort(wearers: 30, seed: 3)
         var off = GestureDetector.Settings()
         off.bounceFloor = .infinity
-        func falseNods(_ settings: GestureDetector.Settings) -> Int {
-            GestureCohortEvaluation(cohort: cohort, recognizer: RecognizerUnderTest(settings: settings, listening: true)).run(kinds: [.walking, .running])
-                .reduce(0) { $0 + $1.falseEvents }
-        }
-        let with = falseNods(.default), without = falseNods(off)
+        let with = Self.falseEvents([.walking, .running], .default), without = Self.falseEvents([.walking, .running], off)
         #expect(without >= 10, "the first steps look like nods without the rule: \(without)")
         #expect(Double(with) <= 0.6 * Double(without), "\(with) false nods with the rule, \(without) without")
         // 40 min of gait in all: 0.3/min would be 12 events (the target is 0.2/min; see the closing note).
@@ -77,14 +79,9 @@ import Testing
         // A pull-back, slip or weave is made with the trunk and carries the head 10–25 cm; a nod only turns
         // it. Chains of pull-backs make up-down-up pitch runs that pass every swing rule. The truth: no nod
         // was made. The same 30 wearers with the carriage rule off (an infinite floor) as the reference.
-        let cohort = GestureCohort(wearers: 30, seed: 3)
         var off = GestureDetector.Settings()
         off.bounceFloor = .infinity
-        func falseEvents(_ settings: GestureDetector.Settings) -> Int {
-            GestureCohortEvaluation(cohort: cohort, recognizer: RecognizerUnderTest(settings: settings, listening: true)).run(kinds: [.boxing])
-                .reduce(0) { $0 + $1.falseEvents }
-        }
-        let with = falseEvents(.default), without = falseEvents(off)
+        let with = Self.falseEvents([.boxing], .default), without = Self.falseEvents([.boxing], off)
         #expect(without >= 10, "dodges look like nods without the rule: \(without)")
         #expect(Double(with) <= 0.4 * Double(without), "\(with) false events with the rule, \(without) without")
         // 20 min of boxing: the 0.2/min would be 4 events.
