@@ -14,33 +14,20 @@ Usage: scripts/gait-sway.py DIR ACTIVITY
   ACTIVITY   a file-name ending, e.g. walking or running
 Only recordings whose `# mount:` line names a mount are used (the head's axes must be known). Needs numpy.
 Prints per recording the step rate and the yaw, roll and pitch sway, then the 10th, 50th and 90th percentiles."""
-import glob, math, os, sys
+import glob, importlib.util, math, os, sys
 
 import numpy as np
 
-AXES = {"x": 0, "y": 1, "z": 2}
+# The trace reader and the mount's axes are out-and-backs.py's, so both scripts read a recording the same way.
+_spec = importlib.util.spec_from_file_location("out_and_backs", os.path.join(os.path.dirname(__file__), "out-and-backs.py"))
+out_and_backs = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(out_and_backs)
 
 
 def load(path):
-    """The metadata lines and the rows (t, accel xyz, gyro xyz) of an imu-trace v1 file."""
-    meta, rows = {}, []
-    for line in open(path, encoding="utf-8"):
-        if line.startswith("# "):
-            key, _, value = line[2:].partition(":")
-            meta[key.strip()] = value.strip()
-        elif line.startswith("#") or line.startswith("t,") or not line.strip():
-            continue
-        else:
-            rows.append([float(x) for x in line.rstrip("\n").split(",")[:7]])
-    return meta, np.array(rows)
-
-
-def mount_matrix(spec):
-    """Rows: the sensor axes that point forward, left and up, e.g. "-x,z,y"."""
-    m = np.zeros((3, 3))
-    for row, name in enumerate(spec.split(",")):
-        m[row, AXES[name[-1]]] = -1.0 if name.startswith("-") else 1.0
-    return m
+    """The metadata lines and the rows (t, accel xyz, gyro xyz) of an imu-trace v1 file, as an array."""
+    meta, rows = out_and_backs.load(path)
+    return meta, np.array([[t, *a, *g] for t, a, g in rows])
 
 
 def band_amplitude(x, rate, centre, half_width):
@@ -64,7 +51,7 @@ def main():
         spec = meta.get("mount", "unknown").split(" ")[0]
         if spec == "unknown" or len(rows) < 1000:
             continue
-        m = mount_matrix(spec)
+        m = np.array(out_and_backs.mount_matrix(spec), dtype=float)
         rate = float(meta["rate_hz"])
         n = len(rows)
         rows = rows[int(0.2 * n):int(0.8 * n)]
