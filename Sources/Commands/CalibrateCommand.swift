@@ -256,27 +256,19 @@ struct CalibrateCommand: Command {
                                         broadcast: CalibrationBroadcast, speed: Double) {
         var pacer = TracePacer(firstTraceTime: recording.records.first?.t ?? 0, speed: speed)
         var state = session
-        var pendingGesture: (t: Double, event: GestureEvent)? = nil
         Replay.run(recording, settings: Pipeline.Settings()) { event, pipeline in
             // The rest of the trace, after the turn is complete or a stop, runs unpaced and unsent.
             guard state.phase != .complete && !StopSignals.requested else { return }
             switch event {
             case let .sample(index, t):
-                if let g = pendingGesture {
-                    // Published with its start and count, which the pipeline holds from this sample on.
-                    pendingGesture = nil
-                    let d = pipeline.streamDetails(of: g.event, at: g.t)
-                    broadcast.stream.gesture(g.event, t: g.t, start: d.start, count: d.count, bout: d.bout,
-                                             peakRate: d.peakRate, bouts: pipeline.bouts)
-                }
                 let r = recording.records[index]
                 state.add(t: t, gyro: r.gyro, accel: r.accel, mag: r.mag)
                 broadcast.progress(state, t: t)
             case let .display(t, leds):
                 pacer.wait(untilTraceTime: t)
                 broadcast.stream.display(t: t, leds: leds, pipeline: pipeline)
-            case let .gesture(t, e):
-                pendingGesture = (t, e)
+            case let .gesture(g):
+                broadcast.stream.gesture(g, bouts: pipeline.bouts)
             }
         }
         session = state

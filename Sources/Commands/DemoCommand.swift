@@ -74,10 +74,10 @@ struct DemoCommand: Command {
         let result = try demo.run(shouldStop: { StopSignals.requested }, observer: { event, pipeline in
             stream?.handle(event, pipeline)
             switch event {
-            case let .gesture(t, e):
-                lastEvent = "\(e.rawValue.uppercased()) at \(fixed(t, 1)) s"
-                if !live { Console.out("t=\(fixed(t, 2))s gesture: \(e.rawValue)") }
-                recorder.gesture(t: t, event: e)
+            case let .gesture(g):
+                lastEvent = "\(g.event.rawValue.uppercased()) at \(fixed(g.t, 1)) s"
+                if !live { Console.out("t=\(fixed(g.t, 2))s gesture: \(g.event.rawValue)") }
+                recorder.gesture(t: g.t, event: g.event)
             case let .display(t, leds):
                 recorder.display(t: t, leds: leds, pipeline: pipeline)
                 if live {

@@ -158,7 +158,6 @@ struct ReplayCommand: Command {
         try attitude?.write("t,qw,qx,qy,qz,heading_deg,smoothed_heading_deg\n")
         var counts: [String: Int] = [:]
         var detected: [(t: Double, event: GestureEvent)] = []
-        var pendingStreamGesture: (t: Double, event: GestureEvent)? = nil
         var recorder = PlotRecorder()
         var failure: Error? = nil
         let stream = streaming ? try openStream(trace, socket: socket, mount: mountInUse) : nil
@@ -185,13 +184,17 @@ struct ReplayCommand: Command {
             }
             do {
                 switch event {
-                case let .gesture(t, e):
+                case let .gesture(g):
+                    let t = g.t, e = g.event
                     counts[e.rawValue, default: 0] += 1
                     detected.append((t, e))
-                    pendingStreamGesture = (t, e)  // published with its start and count at this sample's .sample
                     if !json { say("t=\(fixed(t, 2))s \(e.rawValue)") }
                     try events?.write("\(fixed(t, 4)),\(e.rawValue)\n")
                     recorder.gesture(t: t, event: e)
+                    // The stream says why before what: the explain line of the verdict that took this gesture
+                    // (judged at this sample; `.sample` then finds nothing new to explain), then the gesture.
+                    stream?.explain(pipeline.recognizer)
+                    stream?.gesture(g, bouts: pipeline.bouts)
                 case let .sample(_, t):
                     if explain, let v = explained.next(pipeline.recognizer) { say(v.text) }
                     stream?.explain(pipeline.recognizer)
@@ -201,12 +204,6 @@ struct ReplayCommand: Command {
                             if learner.source == .learned && learner.isEstablished { unsaved = pipeline.calibrationInUse }
                         }
                         if let c = unsaved, w.offer(c) { unsaved = nil }
-                    }
-                    if let g = pendingStreamGesture {
-                        pendingStreamGesture = nil
-                        let d = pipeline.streamDetails(of: g.event, at: g.t)
-                        stream?.gesture(g.event, t: g.t, start: d.start, count: d.count, bout: d.bout, peakRate: d.peakRate,
-                                        bouts: pipeline.bouts)
                     }
                     guard let file = attitude, pipeline.filter.isInitialized else { return }
                     let q = pipeline.sensorAttitude

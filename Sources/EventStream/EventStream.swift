@@ -96,9 +96,15 @@ public final class EventStream {
     /// Whether a client is waiting for the answer to an ask (the next nod or shake answers it).
     public var questionPending: Bool { server.questionPending }
 
-    /// A detected gesture: always sent (never dropped for a client that keeps reading). `bout` and `peakRate`
-    /// (rad/s, sent as °/s) as `Pipeline.streamDetails` gives them; `bouts`, when given, first sends the end of
-    /// a bout this gesture ended (a shake right after nodding), so the lines come in the order things happened.
+    /// The pipeline's gesture (what `processIMU` returned), with the bouts as the pipeline holds them after it.
+    public func gesture(_ g: ReportedGesture, bouts: GestureBouts) {
+        gesture(g.event, t: g.t, start: g.start, count: g.count, bout: g.bout, peakRate: g.peakRate, bouts: bouts)
+    }
+
+    /// A detected gesture: always sent (never dropped for a client that keeps reading). `start`, `count`, `bout`
+    /// and `peakRate` (rad/s, sent as °/s) as `ReportedGesture` gives them; `bouts`, when given, first sends the
+    /// end of a bout this gesture ended (a shake right after nodding), so the lines come in the order things
+    /// happened.
     public func gesture(_ e: GestureEvent, t: Double, start: Double? = nil, count: Int? = nil, bout: Int? = nil,
                         peakRate: Double? = nil, bouts: GestureBouts? = nil) {
         if let bouts { publishBoutEnd(bouts) }

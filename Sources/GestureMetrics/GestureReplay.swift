@@ -9,15 +9,12 @@ public enum GestureReplay {
     public static func detections<R>(in trace: Trace, settings: TrackingPipeline<R>.Settings,
                                      listening: Bool = false) -> [GestureDetection] {
         var out: [GestureDetection] = []
-        Replay.run(trace, settings: settings, questionPending: { listening }) { event, pipeline in
-            if case let .gesture(t, e) = event {
-                let d = pipeline.lastDetection
-                var found = GestureDetection(t: t, event: e)
-                if let d, d.event == e {
-                    found.swings = d.swings
-                    found.peakRate = d.peakRate
-                    found.largestAngle = d.largestAngle
-                }
+        Replay.run(trace, settings: settings, questionPending: { listening }) { event, _ in
+            if case let .gesture(g) = event {
+                var found = GestureDetection(t: g.t, event: g.event)
+                found.swings = g.detection.swings
+                found.peakRate = g.detection.peakRate
+                found.largestAngle = g.detection.largestAngle
                 out.append(found)
             }
         }

@@ -108,6 +108,13 @@ struct SwingLimits: Sendable {
 /// The rate is a vector (the horizontal part of the head's rate, its pitch part, or its vertical part), so the
 /// tracker needs no fixed reference direction: a swing's axis is the direction of its accumulated rotation,
 /// and the next swing alternates if its axis points the opposite way.
+///
+/// The mount learner cuts swings with a segmenter of its own (`SwingTracker` in MountLearning), on purpose: it
+/// has no head axes to split the rate by (it learns them), so it cuts the whole sensor-frame rate, ends a swing
+/// only when the whole rate falls or reverses, and stamps sample times; this one ends a swing when the rate
+/// along the swing's own axis falls, interpolates the crossings its hold and pause rules measure, and keeps
+/// per swing what the run rules need. One set of rules for both would change the other's output;
+/// docs/architecture.md ("What repeats on purpose") has the four differences.
 struct HalfWaveTracker: Sendable {
     // The swing in progress.
     private(set) var isActive = false

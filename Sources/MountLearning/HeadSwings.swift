@@ -16,6 +16,14 @@ struct HeadSwing: Sendable, Equatable {
 }
 
 /// Cuts the angular rate into swings (`HeadSwing`). Pure and allocation-free: a few numbers of state.
+///
+/// The gesture detector has a segmenter of its own (`HalfWaveTracker` in Gestures), on purpose: it cuts the
+/// rate about one head axis, smoothed, ends a swing when the rate along the swing's axis falls (so a turn about
+/// another axis ends it), interpolates the crossings and peaks along the axis. This one cuts the whole raw
+/// sensor-frame rate (the mount that would split it is what the learner learns), ends a swing only when the
+/// whole rate falls or turns against it (a wandering axis stays one swing, which `NodRhythm`'s consistency rule
+/// refuses), and stamps sample times. Each side's rules are tuned on its own outputs; docs/architecture.md
+/// ("What repeats on purpose") has the four differences and why they were not merged.
 struct SwingTracker: Sendable {
     /// A swing starts above this rate (rad/s) and ends below half of it: the gesture detector's 0.2 rad/s
     /// (11 °/s), far above gyro noise and under the slowest swing of a gesture.

@@ -79,7 +79,7 @@ public struct Service<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock> {
                       notifier: notifier, say: Log.say) { event, pipeline in
             stream?.handle(event, pipeline)
             if let notifier, let text = status.handle(event) { notifier.send("STATUS=" + text) }
-            if case let .gesture(t, e) = event, !quiet { Log.gesture(e, at: t, into: gestureLine) }
+            if case let .gesture(g) = event, !quiet { Log.gesture(g.event, at: g.t, into: gestureLine) }
             if let warning = faultLog.warning(for: event) { Log.warning(warning) }
             if case let .imu(t, sample, _) = event,
                let finding = mountWatch.add(t: t, gyro: pipeline.settings.calibration.correctGyro(sample.gyro), accel: sample.accel) {

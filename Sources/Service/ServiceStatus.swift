@@ -59,8 +59,8 @@ public struct ServiceStatus: Sendable {
             if episode.fault(t: t) { phase = .fault(FaultKind(error)) }
         case let .reinitialized(t):
             if episode.fault(t: t) { phase = .fault(.chipReset) }
-        case let .gesture(t, e):
-            lastGesture = (e, t)
+        case let .gesture(g):
+            lastGesture = (g.event, g.t)
             return text
         case let .display(t, _):
             if episode.tick(t: t) {

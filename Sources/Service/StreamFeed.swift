@@ -6,9 +6,7 @@ extension EventStream {
     public func handle(_ event: LoopEvent, _ pipeline: Pipeline) {
         switch event {
         case .imu: explain(pipeline.recognizer)
-        case let .gesture(t, e):
-            let d = pipeline.streamDetails(of: e, at: t)
-            gesture(e, t: t, start: d.start, count: d.count, bout: d.bout, peakRate: d.peakRate, bouts: pipeline.bouts)
+        case let .gesture(g): gesture(g, bouts: pipeline.bouts)
         case let .display(t, leds): display(t: t, leds: leds, pipeline: pipeline)
         case let .fault(t, error): fault(FaultKind(error), t: t)
         case let .reinitialized(t): fault(.chipReset, t: t)

@@ -25,7 +25,8 @@ public enum LoopStage: Int, CaseIterable, Sendable {
 /// What the loop reports to its observer. Plain values: reporting allocates nothing.
 public enum LoopEvent {
     case imu(t: Double, sample: ImuSample, mag: Vector3?)
-    case gesture(t: Double, event: GestureEvent)
+    /// A gesture the sample completed, with its details (`ReportedGesture.t` is the sample's time).
+    case gesture(ReportedGesture)
     case display(t: Double, leds: UInt64)
     case fault(t: Double, error: SensorError)
     case reinitialized(t: Double)
@@ -191,8 +192,8 @@ public struct TrackerLoop<Bus: I2CBus, Lines: OutputLines, Clock: MonotonicClock
         let mag = pendingMag
         pendingMag = nil
         observer(.imu(t: t, sample: sample, mag: mag), pipeline)
-        if let event = pipeline.processIMU(t: t, accel: sample.accel, gyro: sample.gyro, mag: mag) {
-            observer(.gesture(t: t, event: event), pipeline)
+        if let g = pipeline.processIMU(t: t, accel: sample.accel, gyro: sample.gyro, mag: mag) {
+            observer(.gesture(g), pipeline)
         }
         timing.fusionAndGestures.record(lap())
     }

@@ -65,9 +65,9 @@ public struct SimulatedRun {
                     shouldStop: shouldStop) { event, pipeline in
             observer(event, pipeline)
             switch event {
-            case let .gesture(t, e):
-                result.detections.append((t + start, e))
-                if let answer = app.hear(e, at: t + start) { onAnswer(answer, t) }
+            case let .gesture(g):
+                result.detections.append((g.t + start, g.event))
+                if let answer = app.hear(g.event, at: g.t + start) { onAnswer(answer, g.t) }
             case let .display(t, _):
                 while questionsAnnounced < app.questions.count && app.questions[questionsAnnounced].at <= t + start {
                     onQuestion(app.questions[questionsAnnounced], t)

@@ -45,8 +45,6 @@ public struct TrackingPipeline<Recognizer: GestureRecognizer>: Sendable {
     public private(set) var displayed = DisplayedHeading(degrees: 0, isLive: false, hasValue: false)
     public private(set) var lastSampleTime = -Double.infinity
     public private(set) var hasMagnetometer = false
-    /// The last gesture with its start and cycle count (the event stream's `start` and `count`).
-    public private(set) var lastDetection: DetectedGesture? = nil
     /// Gesture reports grouped into bouts, for the event stream (`GestureBouts`).
     public private(set) var bouts = GestureBouts()
     /// Latest head-frame sample (for views and plots).
@@ -105,8 +103,8 @@ public struct TrackingPipeline<Recognizer: GestureRecognizer>: Sendable {
     }
 
     /// One IMU sample in the sensor frame (SI units) at time `t`; `mag` only when a new one arrived.
-    /// Returns the gesture it completed, if any.
-    public mutating func processIMU(t: Double, accel: Vector3, gyro: Vector3, mag: Vector3?) -> GestureEvent? {
+    /// Returns the gesture it completed, if any, with its details and bout.
+    public mutating func processIMU(t: Double, accel: Vector3, gyro: Vector3, mag: Vector3?) -> ReportedGesture? {
         let dt = lastSampleTime.isFinite ? t - lastSampleTime : 0
         lastSampleTime = t
         let a = mount.apply(accel)
@@ -126,10 +124,9 @@ public struct TrackingPipeline<Recognizer: GestureRecognizer>: Sendable {
         let detected = recognizer.recognize(t: s.t, gyro: s.gyro, accel: s.accel, attitude: filter.attitude)
         bouts.sample(t: s.t, gyro: s.gyro, up: filter.attitude.inverseRotate(Vector3(0, 0, 1)))
         guard let d = detected else { return nil }
-        bouts.gesture(d.event, t: s.t)
-        lastDetection = d
+        let bout = bouts.gesture(d.event, t: s.t)
         panel.show(GestureLedEvent(d.event), at: t)
-        return d.event
+        return ReportedGesture(d, t: t, bout: bout)
     }
 
     /// One display tick (60 Hz): smooth the heading and compute the LED mask.

@@ -6,7 +6,7 @@ import Gestures
 /// (some 11 kB) into every sample's event.
 public enum ReplayEvent: Sendable, Equatable {
     case sample(index: Int, t: Double)
-    case gesture(t: Double, event: GestureEvent)
+    case gesture(ReportedGesture)
     case display(t: Double, leds: UInt64)
 }
 
@@ -46,8 +46,8 @@ public enum Replay {
                 pipeline.reset()
                 window = r.window
             }
-            if let e = pipeline.processIMU(t: r.t, accel: r.accel, gyro: r.gyro, mag: r.mag) {
-                observer(.gesture(t: r.t, event: e), pipeline)
+            if let g = pipeline.processIMU(t: r.t, accel: r.accel, gyro: r.gyro, mag: r.mag) {
+                observer(.gesture(g), pipeline)
             }
             observer(.sample(index: i, t: r.t), pipeline)
             while r.t >= nextDisplay {

@@ -2,6 +2,8 @@ import Testing
 @testable import EventStream
 @testable import Service
 import Sensors
+import Gestures
+import Tracking
 
 /// systemd's status line follows the tracker's state and changes only when it does.
 struct ServiceStatusTests {
@@ -12,7 +14,7 @@ struct ServiceStatusTests {
         func feed(_ e: LoopEvent) { if let t = s.handle(e) { sent.append(t) } }
         for i in 0..<600 { feed(.display(t: Double(i) / 60, leds: 0)) }  // 10 s of healthy ticks: nothing to send
         #expect(sent.isEmpty)
-        feed(.gesture(t: 10.2, event: .nod))
+        feed(.gesture(ReportedGesture(DetectedGesture(event: .nod, start: 9.6, swings: 4), t: 10.2, bout: 1)))
         #expect(sent.last == "tracking with MPU-9250 at 0x68 + AK8963; last gesture: nod at 10.2 s")
         for k in 0..<100 { feed(.fault(t: 11 + Double(k) * 0.005, error: .frozenData("x"))) }  // one episode, 100 samples
         #expect(sent.count == 2)

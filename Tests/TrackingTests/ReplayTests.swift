@@ -20,9 +20,9 @@ import Geometry
         settings.mount = try Mount(parsing: "-x,z,y")
         var nods = 0, shakes = 0
         Replay.run(trace, settings: settings) { e, _ in
-            if case let .gesture(_, g) = e {
-                if g == .nod { nods += 1 }
-                if g == .shake { shakes += 1 }
+            if case let .gesture(g) = e {
+                if g.event == .nod { nods += 1 }
+                if g.event == .shake { shakes += 1 }
             }
         }
         #expect(nods >= 1)
