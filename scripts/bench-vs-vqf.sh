@@ -152,7 +152,7 @@ for path, part in ((fit, rows), (rest, rows[:still])):
 print(f"   fit: {src} under iron A, {len(rows)} samples; rest: its first {still} samples (moving = 0), same iron")
 PY
   calibration_work() {
-    python3 -c 'import json, sys; w = json.load(open(sys.argv[1]))["background_calibration_per_pass"]; print(f"{w[\"fits\"]:.0f} fits finished, {w[\"accepted\"]:.0f} accepted, {w[\"changes\"]:.0f} changes of the correction")' "$1"
+    python3 -c 'import json, sys; w = json.load(open(sys.argv[1]))["background_calibration_per_pass"]; print("{:.0f} fits finished, {:.0f} accepted, {:.0f} changes of the correction".format(w["fits"], w["accepted"], w["changes"]))' "$1"
   }
   for input in fit rest; do
     on=(); off=(); vq=()
