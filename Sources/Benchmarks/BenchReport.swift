@@ -28,6 +28,8 @@ public enum BenchReport {
                 }
                 out += line + "\n"
             }
+            let w = r.stages.calibrationWork
+            out += "  (background calibration in one pass: \(w.fits) fits finished, \(w.accepted) accepted, \(w.changes) changes of the correction)\n"
         }
         if r.parts == .stagesOnly { return out + "\n(stage costs only; took \(fixed(r.seconds, 1)) s)\n" }
         if r.parts == .all {
@@ -114,6 +116,11 @@ public enum BenchReport {
             }
         }
         if let p = r.stages.entry("whole pipeline") { j.number("pipeline_ns_per_sample", p.nanoseconds, digits: 1) }
+        j.object("background_calibration_per_pass") { o in
+            o.number("fits", Double(r.stages.calibrationWork.fits))
+            o.number("accepted", Double(r.stages.calibrationWork.accepted))
+            o.number("changes", Double(r.stages.calibrationWork.changes))
+        }
         j.array("lateness_us") { a in
             for l in r.lateness {
                 a.object { o in

@@ -25,12 +25,24 @@ public struct StageCosts: Sendable {
     public var entries: [Entry] = []
     public var samples = 0
     public var runs = 0
+    /// What the background calibration did in one pass over the recording (every timed pass starts from a
+    /// fresh pipeline, so each does the same): the figures say whether "calibration on" timed it fitting.
+    public var calibrationWork = CalibrationWork()
+
+    public struct CalibrationWork: Sendable {
+        /// Ellipsoid fits that finished with a result (each spread over many samples in slices).
+        public var fits = 0
+        /// Of those, the fits accepted, and the changes of the correction in use.
+        public var accepted = 0
+        public var changes = 0
+    }
 
     public static func measure(_ input: BenchTrace, runs: Int = 9) -> StageCosts {
         let data = StageInputs(input.trace)
         var costs = StageCosts()
         costs.samples = data.count
         costs.runs = runs
+        costs.calibrationWork = data.calibrationWork
         func time(_ name: String, unit: String, calls: Int, _ body: () -> Double) {
             var perCall: [Double] = []
             for _ in 0..<runs {
@@ -98,6 +110,7 @@ struct StageInputs {
     var displayed: [DisplayedHeading] = []
     /// 14 bytes per sample as the MPU-9250 would send them (±4 g, ±500 °/s).
     var registerBytes: [UInt8] = []
+    var calibrationWork = StageCosts.CalibrationWork()
 
     init(_ trace: Trace) {
         count = trace.records.count
@@ -111,7 +124,9 @@ struct StageInputs {
             mag.append(r.mag)
             dt.append(r.t - previous)
             previous = r.t
+            let fitBefore = p.autoCalibration?.latestFit
             _ = p.processIMU(t: r.t, accel: r.accel, gyro: r.gyro, mag: r.mag)
+            if p.autoCalibration?.latestFit != fitBefore { calibrationWork.fits += 1 }
             attitude.append(p.attitude)
             headGyro.append(p.headGyro - p.filter.gyroBias)
             magTrusted.append(p.filter.hasHeadingReference && !p.filter.isMagneticallyDisturbed)
@@ -119,6 +134,8 @@ struct StageInputs {
             displayed.append(smoother.step(raw: p.heading, dt: 1.0 / 60))
             appendRegisterBytes(accel: r.accel, gyro: r.gyro)
         }
+        calibrationWork.accepted = p.autoCalibration?.acceptedFits ?? 0
+        calibrationWork.changes = p.autoCalibration?.revision ?? 0
     }
 
     private mutating func appendRegisterBytes(accel a: Vector3, gyro g: Vector3) {

@@ -106,15 +106,12 @@ public enum BackgroundCalibrationLOSO {
 
     /// The candidate chosen on `runs[candidate][trial]` without `heldOut`; ties go to today's values.
     public static func choose(_ runs: [[[Run]]], candidates: [Candidate], heldOut: Int) -> Int {
-        var best = candidates.firstIndex(of: today) ?? 0
-        var bestScore = score(runs[best].enumerated().filter { $0.offset != heldOut }.flatMap(\.element))
-        for c in candidates.indices {
-            let s = score(runs[c].enumerated().filter { $0.offset != heldOut }.flatMap(\.element))
-            if s.breaks < bestScore.breaks || (s.breaks == bestScore.breaks && s.meanExcess < bestScore.meanExcess - 1e-9) {
-                best = c
-                bestScore = s
-            }
-        }
-        return best
+        LeaveOneOut.choose(runs, preferred: candidates.firstIndex(of: today) ?? 0, heldOut: heldOut,
+                           score: { (trials: [[Run]]) in score(trials.flatMap { $0 }) }, isBetter: isBetter)
+    }
+
+    /// Fewer runs beyond their bound, then a smaller mean excess.
+    static func isBetter(_ s: (breaks: Int, meanExcess: Double), _ best: (breaks: Int, meanExcess: Double)) -> Bool {
+        s.breaks < best.breaks || (s.breaks == best.breaks && s.meanExcess < best.meanExcess - 1e-9)
     }
 }

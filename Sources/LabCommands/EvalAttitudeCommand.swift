@@ -5,6 +5,7 @@ import Evaluation
 import Geometry
 import Tracking
 import Formats
+import SensorCalibration
 
 /// `headtrack eval attitude`: the BROAD attitude benchmark (or any trace with truth columns).
 public enum EvalAttitudeCommand {
@@ -13,6 +14,7 @@ public enum EvalAttitudeCommand {
     public static let help = """
         usage: headtrack eval attitude PATH... [--mode 9d|6d|both] [--calibration FILE] [--json]
                headtrack eval attitude --synthetic [--mode 9d|6d|both] [--json]
+               headtrack eval attitude --loso PATH... [--calibration FILE] [--json]
 
         Runs the attitude filter causally (default settings) over each imu-trace v1 file with truth columns
         (a directory means every *.csv in it) and prints, per trial and per group, the RMSE in degrees of
@@ -35,18 +37,34 @@ public enum EvalAttitudeCommand {
           --json        print JSON instead of a table
           --synthetic   score the built-in synthetic head motions (still, slow/fast turns, walking, a magnet
                         passing, gyro bias drift) instead of files
+          --loso        validate the filter's magnetic-disturbance settings (norm and dip tolerances, reference
+                        time constant, new-field time and turning rate, recovery factor and longest recovery)
+                        leave one trial out, in 9D: each at today's value and a step either side (the others
+                        at today's, 15 candidates, each run once per trial); for each trial held out, the
+                        candidate with the lowest mean total RMSE on the other trials, and the held-out RMSE
+                        at it beside today's; how many folds kept each value; a CLIFF where a neighbour moves
+                        a group mean by more than 0.25°; and the source of each value (VQF or ours).
+                        About 15 times one 9D evaluation
 
         example:
           headtrack eval attitude ../shared/data/attitude --mode 9d
         """
 
     public static func run(_ arguments: inout Arguments) throws -> Int32 {
-        let modeText = try arguments.option("mode") ?? "both"
+        let modeOption = try arguments.option("mode")
+        let modeText = modeOption ?? "both"
         let asJSON = arguments.flag("json")
         let synthetic = arguments.flag("synthetic")
         let autoCalibration = !arguments.flag("no-auto-calibration")
         let calibration = try CalibrationOption.load(try arguments.option("calibration"))
+        let loso = arguments.flag("loso")
         let paths = try arguments.positionals()
+        if loso {
+            guard !synthetic, modeOption == nil || modeOption == "9d" else {
+                throw CommandError("--loso scores recordings in 9D: it takes no --synthetic or --mode other than 9d", status: 2)
+            }
+            return try runLOSO(paths, calibration: calibration, autoCalibration: autoCalibration, asJSON: asJSON)
+        }
         let modes: [AttitudeMode]
         switch modeText {
         case "9d": modes = [.nineD]
@@ -91,6 +109,39 @@ public enum EvalAttitudeCommand {
         }
         Console.write(1, asJSON ? AttitudeReport.json(results) : AttitudeReport.table(results))
         return 0
+    }
+
+    /// `--loso`: every candidate on every trial once (the RMSE cached), then the held-out choices.
+    static func runLOSO(_ paths: [String], calibration: Calibration, autoCalibration: Bool, asJSON: Bool) throws -> Int32 {
+        let files = try expand(paths)
+        guard files.count >= 2 else { throw CommandError("--loso needs at least two trials to leave one out", status: 2) }
+        let candidates = AttitudeDisturbanceLOSO.grid
+        var rmse = [[Double]](repeating: [], count: candidates.count)
+        var names: [String] = []
+        for (t, file) in files.enumerated() {
+            let trace = try readNineAxisWithTruth(file)
+            let name = AttitudeEvaluation.trialName(path: file)
+            names.append(name)
+            for (c, candidate) in candidates.enumerated() {
+                Console.err("\(Invocation.program) eval attitude --loso: trial \(t + 1)/\(files.count) candidate \(c + 1)/\(candidates.count)")
+                let result = AttitudeEvaluation.evaluate(trace: trace, name: name, mode: .nineD, settings: candidate.settings,
+                                                         calibration: calibration, autoCalibration: autoCalibration)
+                rmse[c].append(result.rmse.totalDegrees)
+            }
+        }
+        let measured = AttitudeDisturbanceLOSOReport.Measured(trials: names, candidates: candidates, rmse: rmse)
+        Console.write(1, asJSON ? AttitudeDisturbanceLOSOReport.json(measured) : AttitudeDisturbanceLOSOReport.table(measured))
+        return 0
+    }
+
+    /// A recording the 9D scores need: magnetometer samples and truth on moving samples, or a message saying so.
+    static func readNineAxisWithTruth(_ file: String) throws -> Trace {
+        let trace: Trace
+        do { trace = try TraceFile.read(path: file) } catch { throw CommandError(error.description) }
+        guard trace.hasMagnetometer, trace.records.contains(where: { $0.truth != nil && $0.moving == true }) else {
+            throw CommandError("\(file) needs magnetometer and truth columns (mx,my,mz and qw,qx,qy,qz,moving)")
+        }
+        return trace
     }
 
     /// Files as given; directories become their *.csv files, sorted.

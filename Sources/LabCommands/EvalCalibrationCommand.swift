@@ -113,11 +113,7 @@ public enum EvalCalibrationCommand {
         var rows: [CalibrationEvaluation.Row] = []
         var backgroundRows: [BackgroundCalibrationEvaluation.Row] = []
         for file in try EvalAttitudeCommand.expand(paths) {
-            let trace: Trace
-            do { trace = try TraceFile.read(path: file) } catch { throw CommandError(error.description) }
-            guard trace.hasMagnetometer, trace.records.contains(where: { $0.truth != nil && $0.moving == true }) else {
-                throw CommandError("\(file) needs magnetometer and truth columns (mx,my,mz and qw,qx,qy,qz,moving)")
-            }
+            let trace = try EvalAttitudeCommand.readNineAxisWithTruth(file)
             let name = AttitudeEvaluation.trialName(path: file)
             if background {
                 Console.err("eval calibration --background: \(name)")
@@ -171,11 +167,7 @@ public enum EvalCalibrationCommand {
         var runs = [[[BackgroundCalibrationLOSO.Run]]](repeating: [], count: candidates.count)
         var names: [String] = []
         for (t, file) in files.enumerated() {
-            let trace: Trace
-            do { trace = try TraceFile.read(path: file) } catch { throw CommandError(error.description) }
-            guard trace.hasMagnetometer, trace.records.contains(where: { $0.truth != nil && $0.moving == true }) else {
-                throw CommandError("\(file) needs magnetometer and truth columns (mx,my,mz and qw,qx,qy,qz,moving)")
-            }
+            let trace = try EvalAttitudeCommand.readNineAxisWithTruth(file)
             names.append(AttitudeEvaluation.trialName(path: file))
             let ironSet = BackgroundCalibrationLOSO.randomIrons(count: irons, seed: seed &+ UInt64(t))
             let reference = BackgroundCalibrationLOSO.reference(trace)

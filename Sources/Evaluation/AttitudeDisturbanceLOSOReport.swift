@@ -1,0 +1,140 @@
+import Formats
+
+/// The table and JSON of `eval attitude --loso` (`AttitudeDisturbanceLOSO`).
+public enum AttitudeDisturbanceLOSOReport {
+    /// Everything measured: trial names and rmse[candidate][trial] (9D total, degrees).
+    public struct Measured: Sendable {
+        public var trials: [String]
+        public var candidates: [AttitudeDisturbanceLOSO.Candidate]
+        public var rmse: [[Double]]
+        public init(trials: [String], candidates: [AttitudeDisturbanceLOSO.Candidate], rmse: [[Double]]) {
+            self.trials = trials; self.candidates = candidates; self.rmse = rmse
+        }
+    }
+
+    /// What the measured table says, worked out once for the table and the JSON.
+    struct Findings {
+        typealias L = AttitudeDisturbanceLOSO
+        var todayIndex: Int
+        /// Per held-out trial: the candidate chosen on the others.
+        var chosen: [Int]
+        /// Per setting: folds whose choice kept today's value.
+        var keptToday: [(L.Setting, Int)]
+        /// Groups present, and the members of each.
+        var groups: [(TrialGroup, [Int])]
+        init(_ m: Measured) {
+            todayIndex = m.candidates.firstIndex(of: .today) ?? 0
+            chosen = m.trials.indices.map { L.choose(m.rmse, candidates: m.candidates, heldOut: $0) }
+            let chosenCandidates = chosen.map { m.candidates[$0] }
+            keptToday = L.Setting.allCases.map { s in (s, chosenCandidates.filter { $0.value(of: s) == s.today }.count) }
+            let named = m.trials.map { TrialGroup(trialName: $0) }
+            groups = TrialGroup.allCases.compactMap { g in
+                let members = named.indices.filter { named[$0] == g }
+                return members.isEmpty ? nil : (g, members)
+            }
+        }
+        /// A group's mean of candidate `c` over its trials.
+        func mean(_ m: Measured, candidate c: Int, trials: [Int]) -> Double {
+            trials.map { m.rmse[c][$0] }.reduce(0, +) / Double(Swift.max(1, trials.count))
+        }
+        /// A group's mean of the held-out figures, each trial at its fold's choice.
+        func heldOutMean(_ m: Measured, trials: [Int]) -> Double {
+            trials.map { m.rmse[chosen[$0]][$0] }.reduce(0, +) / Double(Swift.max(1, trials.count))
+        }
+        /// Candidates whose group mean moves by more than the cliff against today's, with the largest move.
+        func cliffs(_ m: Measured) -> [(candidate: Int, group: TrialGroup, change: Double)] {
+            m.candidates.indices.filter { $0 != todayIndex }.flatMap { c in
+                groups.compactMap { g, members in
+                    let d = mean(m, candidate: c, trials: members) - mean(m, candidate: todayIndex, trials: members)
+                    return abs(d) > L.cliff ? (c, g, d) : nil
+                }
+            }
+        }
+    }
+
+    public static func table(_ m: Measured) -> String {
+        typealias L = AttitudeDisturbanceLOSO
+        let f = Findings(m)
+        let width = Swift.max(34, (m.trials.map(\.count).max() ?? 0) + 2)
+        var s = "attitude filter's magnetic-disturbance settings, leave one trial out: \(m.candidates.count) candidates (today's values, "
+            + "and each setting one step either side with the others at today's), 9D with the background calibration on (as run ships it);\n"
+            + "for each held-out trial the candidate with the lowest mean 9D total RMSE on the other trials (ties to today's), "
+            + "then the held-out trial's total RMSE (°) at the chosen values and at today's\n\n"
+        s += "setting                    today    steps tried     source of today's value\n"
+        for setting in L.Setting.allCases {
+            s += pad(setting.rawValue, 27) + pad(setting.text(setting.today), 9)
+                + pad(setting.neighbours.map(setting.text).joined(separator: ", "), 16) + setting.source + "\n"
+        }
+        s += "\n" + pad("held out", width) + pad("chosen", 28) + "chosen  today   change\n"
+        for (t, name) in m.trials.enumerated() {
+            let c = f.chosen[t]
+            s += pad(name, width) + pad(m.candidates[c].description, 28) + leftPad(fixed(m.rmse[c][t], 2), 6)
+                + leftPad(fixed(m.rmse[f.todayIndex][t], 2), 7) + leftPad(signed(m.rmse[c][t] - m.rmse[f.todayIndex][t]), 9) + "\n"
+        }
+        let rows = f.groups.map { ("mean " + $0.0.rawValue + " (\($0.1.count))", $0.1) } + [("mean, all (\(m.trials.count))", Array(m.trials.indices))]
+        for (label, members) in rows {
+            let chosenMean = f.heldOutMean(m, trials: members), todayMean = f.mean(m, candidate: f.todayIndex, trials: members)
+            s += pad(label, width) + pad("", 28) + leftPad(fixed(chosenMean, 2), 6) + leftPad(fixed(todayMean, 2), 7)
+                + leftPad(signed(chosenMean - todayMean), 9) + "\n"
+        }
+        s += "\nfolds that kept today's value: "
+            + f.keptToday.map { "\($0.0.rawValue) \($0.1)/\(m.trials.count)" }.joined(separator: ", ") + "\n"
+        s += "\nevery candidate on every trial: group means of the 9D total RMSE (°), change against today's; "
+            + "CLIFF where a one-step neighbour moves a group mean by more than \(fixed(L.cliff, 2))°\n"
+        let cliffs = f.cliffs(m)
+        for (c, candidate) in m.candidates.enumerated() {
+            s += "  " + pad(candidate.description, 30)
+            for (g, members) in f.groups {
+                let mean = f.mean(m, candidate: c, trials: members)
+                s += "  " + g.rawValue + " " + fixed(mean, 2)
+                if c != f.todayIndex { s += " (" + signed(mean - f.mean(m, candidate: f.todayIndex, trials: members)) + ")" }
+            }
+            if cliffs.contains(where: { $0.candidate == c }) { s += "  CLIFF" }
+            s += "\n"
+        }
+        s += cliffs.isEmpty ? "no setting on a cliff\n"
+            : "on a cliff: " + Set(cliffs.compactMap { m.candidates[$0.candidate].changed?.setting.rawValue }).sorted().joined(separator: ", ") + "\n"
+        return s
+    }
+
+    public static func json(_ m: Measured) -> String {
+        let f = Findings(m)
+        var s = "{\n  \"metric\": \"9D total RMSE over moving samples with truth, degrees; background calibration on\",\n"
+        s += "  \"cliffDeg\": \(AttitudeReport.number(AttitudeDisturbanceLOSO.cliff)),\n  \"settings\": [\n"
+        s += AttitudeDisturbanceLOSO.Setting.allCases.map { setting in
+            "    {\"name\": \(AttitudeReport.quoted(setting.rawValue)), \"today\": \(AttitudeReport.number(setting.today))"
+                + ", \"steps\": [" + setting.neighbours.map(AttitudeReport.number).joined(separator: ", ") + "]"
+                + ", \"source\": \(AttitudeReport.quoted(setting.source))"
+                + ", \"foldsKeepingToday\": \(f.keptToday.first { $0.0 == setting }!.1)"
+                + ", \"cliff\": \(f.cliffs(m).contains { m.candidates[$0.candidate].changed?.setting == setting })}"
+        }.joined(separator: ",\n")
+        s += "\n  ],\n  \"heldOut\": [\n"
+        s += m.trials.enumerated().map { t, name in
+            "    {\"trial\": \(AttitudeReport.quoted(name)), \"group\": \"\(TrialGroup(trialName: name).rawValue)\""
+                + ", \"chosen\": \(AttitudeReport.quoted(m.candidates[f.chosen[t]].description))"
+                + ", \"chosenTotalDeg\": \(AttitudeReport.number(m.rmse[f.chosen[t]][t]))"
+                + ", \"todayTotalDeg\": \(AttitudeReport.number(m.rmse[f.todayIndex][t]))}"
+        }.joined(separator: ",\n")
+        s += "\n  ],\n  \"groups\": [\n"
+        s += f.groups.map { g, members in
+            "    {\"group\": \"\(g.rawValue)\", \"trials\": \(members.count)"
+                + ", \"heldOutChosenMeanDeg\": \(AttitudeReport.number(f.heldOutMean(m, trials: members)))"
+                + ", \"todayMeanDeg\": \(AttitudeReport.number(f.mean(m, candidate: f.todayIndex, trials: members)))}"
+        }.joined(separator: ",\n")
+        s += "\n  ],\n  \"candidates\": [\n"
+        s += m.candidates.enumerated().map { c, candidate in
+            "    {\"candidate\": \(AttitudeReport.quoted(candidate.description)), \"totalDeg\": ["
+                + m.rmse[c].map(AttitudeReport.number).joined(separator: ", ") + "]}"
+        }.joined(separator: ",\n")
+        return s + "\n  ]\n}\n"
+    }
+
+    static func pad(_ s: String, _ width: Int) -> String { AttitudeReport.pad(s, width) }
+    static func leftPad(_ s: String, _ width: Int) -> String { AttitudeReport.leftPad(s, width) }
+    /// A change with its sign; one that rounds to zero is "+0.00" (`fixed` never writes "-0.00").
+    static func signed(_ v: Double) -> String {
+        guard v.isFinite else { return "-" }
+        let shown = fixed(v, 2)
+        return shown.hasPrefix("-") ? shown : "+" + shown
+    }
+}
