@@ -118,13 +118,17 @@ public enum DailyCalibrationReport {
             s += left(number(g.turningMedianDegrees, 1) + "/" + number(g.turningP90Degrees, 1) + " (\(g.turningWindows))", 36)
             s += left(g.largestJump.map { fixed($0, 1) } ?? "-", 8) + "\n"
         }
-        s += "est.: recordings established / to est.: median/longest seconds from the start / repl: changes to an\n"
-        s += "established correction / stand: to a fit not established (after a forgetting) / restarts: changes\n"
-        s += "that restarted the heading / |B| dev: |strength/median - 1| per sample / dip: |dip - median| /\n"
-        s += "turning az RMS: field azimuth in the gyro-and-gravity frame over 2 s windows turning >= 30° /\n"
-        s += "jump: largest heading-reference shift at a change after establishment\n"
-        s += "\nwhat the learner saw (establishing takes a fit with coverage >= 0.3, residual <= 5 %, judged <= 0.16); forgettings\n"
-        s += "of a store never established per recorded hour, and changes of the correction before one was established\n"
+        s += """
+            est.: recordings established / to est.: median/longest seconds from the start / repl: changes to an
+            established correction / stand: to a fit not established (after a forgetting) / restarts: changes
+            that restarted the heading / |B| dev: |strength/median - 1| per sample / dip: |dip - median| /
+            turning az RMS: field azimuth in the gyro-and-gravity frame over 2 s windows turning >= 30° /
+            jump: largest heading-reference shift at a change after establishment
+
+            what the learner saw (establishing takes a fit with coverage >= 0.3, residual <= 5 %, judged <= 0.16); forgettings
+            of a store never established per recorded hour, and changes of the correction before one was established
+
+            """
         s += pad("activity", 16) + " kept/min  judgings  plausible fits  their median score  widest fit: coverage  residual %"
             + "  forgettings/h  changes\n"
         for g in groups(recordings) {
