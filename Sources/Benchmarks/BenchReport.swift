@@ -101,166 +101,111 @@ public enum BenchReport {
     }
 
     public static func json(_ r: Bench.Results) -> String {
-        var j = JSONObjectWriter()
-        j.string("machine", r.machine)
-        if let rt = r.realtime { j.string("realtime", rt) }
-        j.object("recording") { o in
-            o.string("source", r.traceSource)
-            o.bool("synthetic", r.traceIsSynthetic)
-            o.number("samples", Double(r.stages.samples))
-            o.number("passes", Double(r.stages.runs))
-        }
-        j.array("stage_ns_per_call") { a in
-            for e in r.stages.entries {
-                a.object { o in o.string("stage", e.name); o.number("ns", e.nanoseconds, digits: 1); o.string("per", e.unit) }
-            }
-        }
-        if let p = r.stages.entry("whole pipeline") { j.number("pipeline_ns_per_sample", p.nanoseconds, digits: 1) }
-        j.object("background_calibration_per_pass") { o in
-            o.number("fits", Double(r.stages.calibrationWork.fits))
-            o.number("accepted", Double(r.stages.calibrationWork.accepted))
-            o.number("changes", Double(r.stages.calibrationWork.changes))
-        }
-        j.array("lateness_us") { a in
-            for l in r.lateness {
-                a.object { o in
-                    o.number("rate_hz", l.rateHz)
+        JSONOutput.object { j in
+            j.add("machine", .string(r.machine))
+            if let rt = r.realtime { j.add("realtime", .string(rt)) }
+            j.add("recording", .object { o in
+                o.add("source", .string(r.traceSource))
+                o.add("synthetic", .bool(r.traceIsSynthetic))
+                o.add("samples", .integer(r.stages.samples))
+                o.add("passes", .integer(r.stages.runs))
+            })
+            j.add("stage_ns_per_call", .array(r.stages.entries.map { e in
+                .object { o in
+                    o.add("stage", .string(e.name))
+                    o.add("ns", .number(e.nanoseconds, digits: 1))
+                    o.add("per", .string(e.unit))
+                }
+            }))
+            if let p = r.stages.entry("whole pipeline") { j.add("pipeline_ns_per_sample", .number(p.nanoseconds, digits: 1)) }
+            j.add("background_calibration_per_pass", .object { o in
+                o.add("fits", .integer(r.stages.calibrationWork.fits))
+                o.add("accepted", .integer(r.stages.calibrationWork.accepted))
+                o.add("changes", .integer(r.stages.calibrationWork.changes))
+            })
+            j.add("lateness_us", .array(r.lateness.map { l in
+                .object { o in
+                    o.add("rate_hz", .number(l.rateHz, digits: 0))
                     for (name, s) in [("c_reference", l.c), ("swift_scheduler", l.scheduler), ("whole_loop", l.loop)] {
-                        o.object(name) { x in
-                            x.number("p50", Double(s.p50) / 1000, digits: 1)
-                            x.number("p99", Double(s.p99) / 1000, digits: 1)
-                            x.number("p99_9", Double(s.p999) / 1000, digits: 1)
-                            x.number("max", Double(s.max) / 1000, digits: 1)
-                            x.number("wakeups", Double(s.wakeUps))
-                            x.number("skipped", Double(s.skipped))
-                        }
+                        o.add(name, .object { x in
+                            x.add("p50", .number(Double(s.p50) / 1000, digits: 1))
+                            x.add("p99", .number(Double(s.p99) / 1000, digits: 1))
+                            x.add("p99_9", .number(Double(s.p999) / 1000, digits: 1))
+                            x.add("max", .number(Double(s.max) / 1000, digits: 1))
+                            x.add("wakeups", .integer(s.wakeUps))
+                            x.add("skipped", .integer(s.skipped))
+                        })
                     }
-                    o.number("ratio_p99_scheduler", l.ratioP99, digits: 3)
-                    o.number("ratio_p99_whole_loop", l.loopRatioP99, digits: 3)
-                    o.number("ratio_p99_c_odd_vs_even_turns", l.cSplitHalfRatioP99, digits: 3)
+                    o.add("ratio_p99_scheduler", .number(l.ratioP99, digits: 3))
+                    o.add("ratio_p99_whole_loop", .number(l.loopRatioP99, digits: 3))
+                    o.add("ratio_p99_c_odd_vs_even_turns", .number(l.cSplitHalfRatioP99, digits: 3))
                 }
-            }
-        }
-        j.object("allocations") { o in
-            o.bool("counter_available", r.allocations.first?.count.counterAvailable ?? false)
-            for (readout, a) in r.allocations {
-                o.object("loop_\(readout.rawValue)") { $0.tally(a.loop, steps: "iterations", per: "per_iteration") }
-            }
-            if let a = r.allocations.first?.count {
-                o.object("replay") { $0.tally(a.replay, steps: "samples", per: "per_sample") }
-                o.object("mount_watch") { $0.tally(a.watch, steps: "samples", per: "per_sample") }
-            }
-            if let f = r.firstPassAllocations.first?.count {
-                o.object("first_pass") { x in
-                    for (readout, a) in r.firstPassAllocations { x.number("loop_\(readout.rawValue)", Double(a.loop.allocations)) }
-                    x.number("replay", Double(f.replay.allocations))
-                    x.number("mount_watch", Double(f.watch.allocations))
+            }))
+            j.add("allocations", .object { o in
+                o.add("counter_available", .bool(r.allocations.first?.count.counterAvailable ?? false))
+                for (readout, a) in r.allocations {
+                    o.add("loop_\(readout.rawValue)", .object { $0.tally(a.loop, steps: "iterations", per: "per_iteration") })
                 }
-            }
-            if let st = r.streamAllocations {
-                o.object("loop_with_stream_clients") { x in
-                    x.tally(st.loop, steps: "iterations", per: "per_iteration")
-                    x.number("clients", Double(st.clientsAccepted))
-                    x.number("gestures", Double(st.gestures))
-                    x.number("bytes_to_reader", Double(st.bytesToReader))
-                    x.number("state_lines_dropped_for_stalled_client", Double(st.stateLinesDroppedForStalledClient))
-                    x.number("requests", Double(st.requests))
-                    x.number("answers_and_errors", Double(st.answersAndErrors))
-                    x.number("explain_lines", Double(st.explainLines))
+                if let a = r.allocations.first?.count {
+                    o.add("replay", .object { $0.tally(a.replay, steps: "samples", per: "per_sample") })
+                    o.add("mount_watch", .object { $0.tally(a.watch, steps: "samples", per: "per_sample") })
                 }
-            }
-        }
-        j.array("sustained_1khz_60s") { a in
-            for s in r.sustained {
-                a.object { o in
-                    o.string("readout", s.readout.rawValue)
-                    o.number("samples", Double(s.report.imuSamples))
-                    o.number("expected", Double(s.expectedSamples))
-                    o.number("overruns", Double(s.report.overruns))
-                    o.number("fifo_overflows", Double(s.report.fifoOverflows))
-                    o.number("fifo_samples_lost", Double(s.report.fifoSamplesLost))
-                    o.number("tick_work_p99_us", Double(s.report.timing.tick.percentile(0.99)) / 1000, digits: 1)
-                    o.number("real_seconds", s.report.realSeconds, digits: 2)
+                if let f = r.firstPassAllocations.first?.count {
+                    o.add("first_pass", .object { x in
+                        for (readout, a) in r.firstPassAllocations { x.add("loop_\(readout.rawValue)", .integer(a.loop.allocations)) }
+                        x.add("replay", .integer(f.replay.allocations))
+                        x.add("mount_watch", .integer(f.watch.allocations))
+                    })
                 }
-            }
-        }
-        j.array("nod_to_led_ms") { a in
-            for n in r.nodLatency {
-                a.object { o in
-                    o.string("readout", n.readout.rawValue)
-                    o.number("median", n.median * 1000, digits: 1)
-                    o.number("min", n.minimum * 1000, digits: 1)
-                    o.number("max", n.maximum * 1000, digits: 1)
-                    o.number("detected", Double(n.detected))
-                    o.number("nods", Double(n.latencies.count))
+                if let st = r.streamAllocations {
+                    o.add("loop_with_stream_clients", .object { x in
+                        x.tally(st.loop, steps: "iterations", per: "per_iteration")
+                        x.add("clients", .integer(st.clientsAccepted))
+                        x.add("gestures", .integer(st.gestures))
+                        x.add("bytes_to_reader", .integer(st.bytesToReader))
+                        x.add("state_lines_dropped_for_stalled_client", .integer(st.stateLinesDroppedForStalledClient))
+                        x.add("requests", .integer(st.requests))
+                        x.add("answers_and_errors", .integer(st.answersAndErrors))
+                        x.add("explain_lines", .integer(st.explainLines))
+                    })
                 }
-            }
-        }
-        j.object("peak_rss_kib") { o in
-            for m in r.childMemory { o.number(m.arguments.first == "run" ? "run --simulated" : m.arguments.first ?? "", Double(m.peakKiB)) }
-            o.number("bench", Double(r.benchPeakKiB))
-        }
-        j.number("seconds", r.seconds, digits: 1)
-        return j.text + "\n"
-    }
-}
-
-/// Just enough JSON writing for the report: objects and arrays in insertion order, numbers, strings, booleans.
-struct JSONObjectWriter {
-    private var members: [String] = []
-    private var indent: String
-
-    init(indent: String = "") { self.indent = indent }
-
-    var text: String {
-        if members.isEmpty { return "{}" }
-        return "{\n" + members.map { indent + "  " + $0 }.joined(separator: ",\n") + "\n" + indent + "}"
-    }
-
-    static func quote(_ s: String) -> String { JSONValue.quoted(s) }
-
-    static func number(_ v: Double, digits: Int) -> String {
-        guard v.isFinite else { return "null" }
-        return v == v.rounded() && digits == 0 ? String(Int64(v)) : fixed(v, digits)
-    }
-
-    mutating func string(_ key: String, _ value: String) { members.append(Self.quote(key) + ": " + Self.quote(value)) }
-    mutating func bool(_ key: String, _ value: Bool) { members.append(Self.quote(key) + ": " + (value ? "true" : "false")) }
-    mutating func number(_ key: String, _ value: Double, digits: Int = 0) {
-        members.append(Self.quote(key) + ": " + Self.number(value, digits: digits))
-    }
-    mutating func object(_ key: String, _ body: (inout JSONObjectWriter) -> Void) {
-        var o = JSONObjectWriter(indent: indent + "  ")
-        body(&o)
-        members.append(Self.quote(key) + ": " + o.text)
-    }
-    mutating func array(_ key: String, _ body: (inout JSONArrayWriter) -> Void) {
-        var a = JSONArrayWriter(indent: indent + "  ")
-        body(&a)
-        members.append(Self.quote(key) + ": " + a.text)
-    }
-}
-
-struct JSONArrayWriter {
-    private var elements: [String] = []
-    let indent: String
-    init(indent: String) { self.indent = indent }
-    var text: String {
-        if elements.isEmpty { return "[]" }
-        return "[\n" + elements.map { indent + "  " + $0 }.joined(separator: ",\n") + "\n" + indent + "]"
-    }
-    mutating func object(_ body: (inout JSONObjectWriter) -> Void) {
-        var o = JSONObjectWriter(indent: indent + "  ")
-        body(&o)
-        elements.append(o.text)
+            })
+            j.add("sustained_1khz_60s", .array(r.sustained.map { s in
+                .object { o in
+                    o.add("readout", .string(s.readout.rawValue))
+                    o.add("samples", .integer(s.report.imuSamples))
+                    o.add("expected", .integer(s.expectedSamples))
+                    o.add("overruns", .integer(s.report.overruns))
+                    o.add("fifo_overflows", .integer(s.report.fifoOverflows))
+                    o.add("fifo_samples_lost", .integer(s.report.fifoSamplesLost))
+                    o.add("tick_work_p99_us", .number(Double(s.report.timing.tick.percentile(0.99)) / 1000, digits: 1))
+                    o.add("real_seconds", .number(s.report.realSeconds, digits: 2))
+                }
+            }))
+            j.add("nod_to_led_ms", .array(r.nodLatency.map { n in
+                .object { o in
+                    o.add("readout", .string(n.readout.rawValue))
+                    o.add("median", .number(n.median * 1000, digits: 1))
+                    o.add("min", .number(n.minimum * 1000, digits: 1))
+                    o.add("max", .number(n.maximum * 1000, digits: 1))
+                    o.add("detected", .integer(n.detected))
+                    o.add("nods", .integer(n.latencies.count))
+                }
+            }))
+            j.add("peak_rss_kib", .object { o in
+                for m in r.childMemory { o.add(m.arguments.first == "run" ? "run --simulated" : m.arguments.first ?? "", .integer(m.peakKiB)) }
+                o.add("bench", .integer(r.benchPeakKiB))
+            })
+            j.add("seconds", .number(r.seconds, digits: 1))
+        }.text() + "\n"
     }
 }
 
 extension JSONObjectWriter {
     /// One allocation tally: its count, its steps under the name `steps`, and the ratio under `per`.
     mutating func tally(_ t: AllocationTally, steps: String, per: String) {
-        number("allocations", Double(t.allocations))
-        number(steps, Double(t.steps))
-        number(per, t.perStep, digits: 4)
+        add("allocations", .integer(t.allocations))
+        add(steps, .integer(t.steps))
+        add(per, .number(t.perStep, digits: 4))
     }
 }

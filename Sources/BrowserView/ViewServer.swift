@@ -364,10 +364,16 @@ public final class ViewServer {
         var reason = ""
         if case let .waiting(why) = tracker.state { reason = why }
         let streams = connections.filter { $0.fd >= 0 && $0.phase == .stream }.count
-        let text = "{\"type\":\"view\",\"tracker\":\(connected ? "\"connected\"" : "\"waiting\"")"
-            + ",\"reason\":\(JSONValue.quoted(reason, forScript: true)),\"socket\":\(JSONValue.quoted(settings.socketPath, forScript: true))"
-            + ",\"dropped\":\(c.dropped),\"streams\":\(streams),\"max_streams\":\(settings.maxStreams)"
-            + ",\"uptime_s\":\(Int(monotonicSeconds() - started))}"
+        let text = JSONOutput.object(.compact) { o in
+            o.add("type", .string("view"))
+            o.add("tracker", .string(connected ? "connected" : "waiting"))
+            o.add("reason", .string(reason))
+            o.add("socket", .string(settings.socketPath))
+            o.add("dropped", .integer(c.dropped))
+            o.add("streams", .integer(streams))
+            o.add("max_streams", .integer(settings.maxStreams))
+            o.add("uptime_s", .integer(Int(monotonicSeconds() - started)))
+        }.text(forScript: true)
         return ServerSentEvents.event(text, name: "view")
     }
 }

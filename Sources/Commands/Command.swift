@@ -32,7 +32,9 @@ extension Command {
     public static var stopsCleanly: Bool { false }
     public static var extraExitStatuses: [(status: Int32, meaning: String)] { [] }
     public static var documentedSubcommands: [(name: String, summary: String, help: String)] { [] }
-    public static func jsonFailure(_ message: String) -> String { "{\"ok\":false,\"error\":\(JSONValue.quoted(message))}" }
+    public static func jsonFailure(_ message: String) -> String {
+        JSONOutput.object(.compact) { o in o.add("ok", .bool(false)); o.add("error", .string(message)) }.text()
+    }
 }
 
 /// The exit statuses every command shares; `--help` ends with them (and the man page lists them).

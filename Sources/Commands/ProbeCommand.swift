@@ -64,17 +64,29 @@ struct ProbeCommand: Command {
 
     /// The findings as one JSON object, for scripts (addresses as numbers; `hex` strings would need parsing).
     static func report(_ d: Detection, bus: String, mount: MountInUse = MountInUse(mount: nil, source: .none)) -> String {
-        func list(_ items: [String]) -> String { "[" + items.map(JSONValue.quoted).joined(separator: ",") + "]" }
-        let imu = d.imu.map {
-            "{\"chip\":\(JSONValue.quoted($0.kind.displayName)),\"address\":\($0.address),\"identity\":\($0.identity)}"
-        } ?? "null"
-        let mag = d.magnetometer.map {
-            "{\"chip\":\(JSONValue.quoted($0.kind.displayName)),\"address\":\($0.kind.address),\"in_package\":\($0.kind.isInPackage)}"
-        } ?? "null"
-        return "{\"bus\":\(JSONValue.quoted(bus)),\"imu\":\(imu),\"magnetometer\":\(mag),\"findings\":\(list(d.findings)),"
-            + "\"notes\":\(list(d.notes)),\"usage\":\(JSONValue.quoted(d.usage)),"
-            + "\"mount\":\(mount.mount == nil ? "null" : JSONValue.quoted(mount.text)),\"mount_source\":\(JSONValue.quoted(mount.source.rawValue)),"
-            + "\"ok\":\(d.failure == nil),"
-            + "\"error\":\(d.failure.map { JSONValue.quoted($0.description) } ?? "null")}"
+        JSONOutput.object(.compact) { o in
+            o.add("bus", .string(bus))
+            o.add("imu", d.imu.map { imu in
+                .object { i in
+                    i.add("chip", .string(imu.kind.displayName))
+                    i.add("address", .integer(imu.address))
+                    i.add("identity", .integer(imu.identity))
+                }
+            } ?? .null)
+            o.add("magnetometer", d.magnetometer.map { mag in
+                .object { m in
+                    m.add("chip", .string(mag.kind.displayName))
+                    m.add("address", .integer(mag.kind.address))
+                    m.add("in_package", .bool(mag.kind.isInPackage))
+                }
+            } ?? .null)
+            o.add("findings", .array(d.findings.map { .string($0) }))
+            o.add("notes", .array(d.notes.map { .string($0) }))
+            o.add("usage", .string(d.usage))
+            o.add("mount", .string(mount.mount == nil ? nil : mount.text))
+            o.add("mount_source", .string(mount.source.rawValue))
+            o.add("ok", .bool(d.failure == nil))
+            o.add("error", .string(d.failure?.description))
+        }.text()
     }
 }

@@ -270,10 +270,19 @@ struct ReplayCommand: Command {
     /// The summary for scripts: every gesture kind with its count (0 included), and each detection.
     static func jsonSummary(trace: String, samples: Int, counts: [String: Int],
                             events: [(t: Double, event: GestureEvent)]) -> String {
-        let kinds = GestureEvent.allCases.map { "\(JSONValue.quoted($0.rawValue)):\(counts[$0.rawValue] ?? 0)" }
-        let list = events.map { "{\"t\":\(fixed($0.t, 4)),\"gesture\":\(JSONValue.quoted($0.event.rawValue))}" }
-        return "{\"trace\":\(JSONValue.quoted(trace)),\"samples\":\(samples),\"gestures\":{\(kinds.joined(separator: ","))},"
-            + "\"events\":[\(list.joined(separator: ","))]}"
+        JSONOutput.object(.compact) { o in
+            o.add("trace", .string(trace))
+            o.add("samples", .integer(samples))
+            o.add("gestures", .object { g in
+                for kind in GestureEvent.allCases { g.add(kind.rawValue, .integer(counts[kind.rawValue] ?? 0)) }
+            })
+            o.add("events", .array(events.map { e in
+                .object { x in
+                    x.add("t", .number(e.t, digits: 4))
+                    x.add("gesture", .string(e.event.rawValue))
+                }
+            }))
+        }.text()
     }
 
     /// `--wait-for-client`: serves the socket at the trace's first moment (the hello, and any request the client

@@ -22,7 +22,9 @@ struct WatchCommand: Command {
         """
 
     /// `--json` passes the protocol's lines, so its failure is the protocol's own error line.
-    static func jsonFailure(_ message: String) -> String { "{\"type\":\"error\",\"message\":\(JSONValue.quoted(message))}" }
+    static func jsonFailure(_ message: String) -> String {
+        JSONOutput.object(.compact) { o in o.add("type", .string("error")); o.add("message", .string(message)) }.text()
+    }
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
         let path = try arguments.option("socket") ?? EventStream.defaultSocketPath

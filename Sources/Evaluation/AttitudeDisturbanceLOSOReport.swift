@@ -99,34 +99,44 @@ public enum AttitudeDisturbanceLOSOReport {
 
     public static func json(_ m: Measured) -> String {
         let f = Findings(m)
-        var s = "{\n  \"metric\": \"9D total RMSE over moving samples with truth, degrees; background calibration on\",\n"
-        s += "  \"cliffDeg\": \(AttitudeReport.number(AttitudeDisturbanceLOSO.cliff)),\n  \"settings\": [\n"
-        s += AttitudeDisturbanceLOSO.Setting.allCases.map { setting in
-            "    {\"name\": \(AttitudeReport.quoted(setting.rawValue)), \"today\": \(AttitudeReport.number(setting.today))"
-                + ", \"steps\": [" + setting.neighbours.map(AttitudeReport.number).joined(separator: ", ") + "]"
-                + ", \"source\": \(AttitudeReport.quoted(setting.source))"
-                + ", \"foldsKeepingToday\": \(f.keptToday.first { $0.0 == setting }!.1)"
-                + ", \"cliff\": \(f.cliffs(m).contains { m.candidates[$0.candidate].changed?.setting == setting })}"
-        }.joined(separator: ",\n")
-        s += "\n  ],\n  \"heldOut\": [\n"
-        s += m.trials.enumerated().map { t, name in
-            "    {\"trial\": \(AttitudeReport.quoted(name)), \"group\": \"\(TrialGroup(trialName: name).rawValue)\""
-                + ", \"chosen\": \(AttitudeReport.quoted(m.candidates[f.chosen[t]].description))"
-                + ", \"chosenTotalDeg\": \(AttitudeReport.number(m.rmse[f.chosen[t]][t]))"
-                + ", \"todayTotalDeg\": \(AttitudeReport.number(m.rmse[f.todayIndex][t]))}"
-        }.joined(separator: ",\n")
-        s += "\n  ],\n  \"groups\": [\n"
-        s += f.groups.map { g, members in
-            "    {\"group\": \"\(g.rawValue)\", \"trials\": \(members.count)"
-                + ", \"heldOutChosenMeanDeg\": \(AttitudeReport.number(f.heldOutMean(m, trials: members)))"
-                + ", \"todayMeanDeg\": \(AttitudeReport.number(f.mean(m, candidate: f.todayIndex, trials: members)))}"
-        }.joined(separator: ",\n")
-        s += "\n  ],\n  \"candidates\": [\n"
-        s += m.candidates.enumerated().map { c, candidate in
-            "    {\"candidate\": \(AttitudeReport.quoted(candidate.description)), \"totalDeg\": ["
-                + m.rmse[c].map(AttitudeReport.number).joined(separator: ", ") + "]}"
-        }.joined(separator: ",\n")
-        return s + "\n  ]\n}\n"
+        let number = AttitudeReport.number
+        return JSONOutput.object { o in
+            o.add("metric", .string("9D total RMSE over moving samples with truth, degrees; background calibration on"))
+            o.add("cliffDeg", number(AttitudeDisturbanceLOSO.cliff))
+            o.add("settings", .array(AttitudeDisturbanceLOSO.Setting.allCases.map { setting in
+                .object(.inline) { r in
+                    r.add("name", .string(setting.rawValue))
+                    r.add("today", number(setting.today))
+                    r.add("steps", .array(.inline, setting.neighbours.map(number)))
+                    r.add("source", .string(setting.source))
+                    r.add("foldsKeepingToday", .integer(f.keptToday.first { $0.0 == setting }!.1))
+                    r.add("cliff", .bool(f.cliffs(m).contains { m.candidates[$0.candidate].changed?.setting == setting }))
+                }
+            }))
+            o.add("heldOut", .array(m.trials.enumerated().map { t, name in
+                .object(.inline) { r in
+                    r.add("trial", .string(name))
+                    r.add("group", .string(TrialGroup(trialName: name).rawValue))
+                    r.add("chosen", .string(m.candidates[f.chosen[t]].description))
+                    r.add("chosenTotalDeg", number(m.rmse[f.chosen[t]][t]))
+                    r.add("todayTotalDeg", number(m.rmse[f.todayIndex][t]))
+                }
+            }))
+            o.add("groups", .array(f.groups.map { g, members in
+                .object(.inline) { r in
+                    r.add("group", .string(g.rawValue))
+                    r.add("trials", .integer(members.count))
+                    r.add("heldOutChosenMeanDeg", number(f.heldOutMean(m, trials: members)))
+                    r.add("todayMeanDeg", number(f.mean(m, candidate: f.todayIndex, trials: members)))
+                }
+            }))
+            o.add("candidates", .array(m.candidates.enumerated().map { c, candidate in
+                .object(.inline) { r in
+                    r.add("candidate", .string(candidate.description))
+                    r.add("totalDeg", .array(.inline, m.rmse[c].map(number)))
+                }
+            }))
+        }.text() + "\n"
     }
 
     static func pad(_ s: String, _ width: Int) -> String { AttitudeReport.pad(s, width) }

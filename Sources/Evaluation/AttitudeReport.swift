@@ -28,31 +28,36 @@ public enum AttitudeReport {
     }
 
     public static func json(_ results: [AttitudeTrialResult]) -> String {
-        var s = "{\n  \"metric\": \"BROAD RMSE over moving samples with truth, degrees; e = q_est * q_true^-1\",\n"
-        s += "  \"trials\": [\n"
-        s += results.map { r in
-            var t = "    {\"name\": \(quoted(r.name)), \"group\": \"\(r.group.rawValue)\", \"mode\": \"\(r.mode.rawValue)\""
-            t += ", \"totalDeg\": \(number(r.rmse.totalDegrees)), \"headingDeg\": \(number(r.rmse.headingDegrees))"
-            t += ", \"inclinationDeg\": \(number(r.rmse.inclinationDegrees)), \"samples\": \(r.rmse.samples)"
-            if let o = r.removedHeadingOffsetDegrees { t += ", \"removedHeadingOffsetDeg\": \(number(o))" }
-            return t + "}"
-        }.joined(separator: ",\n")
-        s += "\n  ],\n  \"groups\": [\n"
-        var groupLines: [String] = []
-        for mode in AttitudeMode.allCases {
-            for g in AttitudeEvaluation.groups(results.filter { $0.mode == mode }) {
-                groupLines.append("    {\"group\": \"\(g.group.rawValue)\", \"mode\": \"\(mode.rawValue)\", \"trials\": \(g.trials)"
-                    + ", \"meanTotalDeg\": \(number(g.meanTotalDegrees)), \"meanHeadingDeg\": \(number(g.meanHeadingDegrees))"
-                    + ", \"meanInclinationDeg\": \(number(g.meanInclinationDegrees))}")
-            }
-        }
-        s += groupLines.joined(separator: ",\n") + "\n  ]\n}\n"
-        return s
+        JSONOutput.object { o in
+            o.add("metric", .string("BROAD RMSE over moving samples with truth, degrees; e = q_est * q_true^-1"))
+            o.add("trials", .array(results.map { r in
+                .object(.inline) { t in
+                    t.add("name", .string(r.name))
+                    t.add("group", .string(r.group.rawValue))
+                    t.add("mode", .string(r.mode.rawValue))
+                    t.add("totalDeg", number(r.rmse.totalDegrees))
+                    t.add("headingDeg", number(r.rmse.headingDegrees))
+                    t.add("inclinationDeg", number(r.rmse.inclinationDegrees))
+                    t.add("samples", .integer(r.rmse.samples))
+                    if let offset = r.removedHeadingOffsetDegrees { t.add("removedHeadingOffsetDeg", number(offset)) }
+                }
+            }))
+            o.add("groups", .array(AttitudeMode.allCases.flatMap { mode in
+                AttitudeEvaluation.groups(results.filter { $0.mode == mode }).map { g in
+                    .object(.inline) { t in
+                        t.add("group", .string(g.group.rawValue))
+                        t.add("mode", .string(mode.rawValue))
+                        t.add("trials", .integer(g.trials))
+                        t.add("meanTotalDeg", number(g.meanTotalDegrees))
+                        t.add("meanHeadingDeg", number(g.meanHeadingDegrees))
+                        t.add("meanInclinationDeg", number(g.meanInclinationDegrees))
+                    }
+                }
+            }))
+        }.text() + "\n"
     }
 
-    static func number(_ v: Double) -> String { v.isFinite ? fixed(v, 4) : "null" }
-
-    static func quoted(_ text: String) -> String { JSONValue.quoted(text) }
+    static func number(_ v: Double) -> JSONOutput { .number(v, digits: 4) }
 
     static func pad(_ s: String, _ width: Int) -> String {
         s.count >= width ? s : s + String(repeating: " ", count: width - s.count)

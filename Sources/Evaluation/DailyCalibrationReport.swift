@@ -118,13 +118,17 @@ public enum DailyCalibrationReport {
             s += left(number(g.turningMedianDegrees, 1) + "/" + number(g.turningP90Degrees, 1) + " (\(g.turningWindows))", 36)
             s += left(g.largestJump.map { fixed($0, 1) } ?? "-", 8) + "\n"
         }
-        s += "est.: recordings established / to est.: median/longest seconds from the start / repl: changes to an\n"
-        s += "established correction / stand: to a fit not established (after a forgetting) / restarts: changes\n"
-        s += "that restarted the heading / |B| dev: |strength/median - 1| per sample / dip: |dip - median| /\n"
-        s += "turning az RMS: field azimuth in the gyro-and-gravity frame over 2 s windows turning >= 30° /\n"
-        s += "jump: largest heading-reference shift at a change after establishment\n"
-        s += "\nwhat the learner saw (establishing takes a fit with coverage >= 0.3, residual <= 5 %, judged <= 0.16); forgettings\n"
-        s += "of a store never established per recorded hour, and changes of the correction before one was established\n"
+        s += """
+            est.: recordings established / to est.: median/longest seconds from the start / repl: changes to an
+            established correction / stand: to a fit not established (after a forgetting) / restarts: changes
+            that restarted the heading / |B| dev: |strength/median - 1| per sample / dip: |dip - median| /
+            turning az RMS: field azimuth in the gyro-and-gravity frame over 2 s windows turning >= 30° /
+            jump: largest heading-reference shift at a change after establishment
+
+            what the learner saw (establishing takes a fit with coverage >= 0.3, residual <= 5 %, judged <= 0.16); forgettings
+            of a store never established per recorded hour, and changes of the correction before one was established
+
+            """
         s += pad("activity", 16) + " kept/min  judgings  plausible fits  their median score  widest fit: coverage  residual %"
             + "  forgettings/h  changes\n"
         for g in groups(recordings) {
@@ -143,51 +147,80 @@ public enum DailyCalibrationReport {
     }
 
     public static func json(_ recordings: [DailyCalibrationEvaluation.Recording]) -> String {
-        var s = "{\n  \"recordings\": [\n"
-        s += recordings.map { r in
-            var t = "    {\"name\": \(JSONValue.quoted(r.name)), \"activity\": \(JSONValue.quoted(r.activity))"
-            t += ", \"seconds\": \(json(r.seconds)), \"establishedAtS\": \(json(r.establishedAt))"
-            t += ", \"replacements\": \(r.replacements), \"standIns\": \(r.standIns), \"headingRestarts\": \(r.headingRestarts)"
-            t += ", \"forgettings\": \(r.forgettings), \"forgettingsLearning\": \(r.forgettingsLearning)"
-            t += ", \"largestJumpDeg\": \(json(r.largestJump)), \"medianStrengthUT\": \(json(r.medianStrength))"
-            t += ", \"medianDipDeg\": \(json(r.medianDip))"
-            t += ", \"strengthP90Percent\": \(json(DailyCalibrationEvaluation.percentile(r.strengthDeviations, 0.9) * 100))"
-            t += ", \"dipP90Deg\": \(json(DailyCalibrationEvaluation.percentile(r.dipDeviations, 0.9)))"
-            t += ", \"turningWindows\": \(r.turningAzimuthRMS.count)"
-            t += ", \"turningMedianDeg\": \(json(DailyCalibrationEvaluation.percentile(r.turningAzimuthRMS, 0.5)))"
-            t += ", \"observedSamples\": \(r.observedSamples), \"keptSamples\": \(r.keptSamples)"
-            t += ", \"changesLearning\": \(r.changesLearning), \"judgements\": \(r.judgements)"
-            t += ", \"finalGyroBiasDegS\": [\(json(r.finalGyroBias.x)), \(json(r.finalGyroBias.y)), \(json(r.finalGyroBias.z))]"
-            t += ", \"quietGyroMedianDegS\": [\(json(r.quietGyroMedian.x)), \(json(r.quietGyroMedian.y)), \(json(r.quietGyroMedian.z))]"
-            t += ", \"candidateScores\": [\(r.candidateScores.map { fixed($0, 3) }.joined(separator: ", "))]"
-            t += ", \"currentScoreMedian\": \(json(DailyCalibrationEvaluation.percentile(r.currentScores, 0.5)))"
-            if let f = r.widestFit {
-                t += ", \"widestFit\": {\"coverage\": \(json(f.coverage)), \"spread\": \(json(f.spread))"
-                t += ", \"fieldStrengthUT\": \(json(f.fieldStrength)), \"relativeResidual\": \(json(f.relativeResidual))"
-                t += ", \"inlierFraction\": \(json(f.inlierFraction)), \"samples\": \(f.samples)}"
-            }
-            return t + ", \"refusedSamples\": \(r.refusedSamples)}"
-        }.joined(separator: ",\n")
-        s += "\n  ],\n  \"activities\": [\n"
-        s += groups(recordings).map { g in
-            var t = "    {\"activity\": \(JSONValue.quoted(g.activity)), \"files\": \(g.files), \"minutes\": \(json(g.minutes))"
-            t += ", \"established\": \(g.established), \"medianTimeToEstablishedS\": \(json(g.medianTimeToEstablished))"
-            t += ", \"longestTimeToEstablishedS\": \(json(g.longestTimeToEstablished)), \"establishedHours\": \(json(g.establishedHours))"
-            t += ", \"replacementsPerHour\": \(json(g.replacementsPerHour)), \"standInsPerHour\": \(json(g.standInsPerHour))"
-            t += ", \"forgettingsPerHour\": \(json(g.forgettingsPerHour)), \"headingRestarts\": \(g.headingRestarts)"
-            t += ", \"forgettingsLearning\": \(g.forgettingsLearning)"
-            t += ", \"strengthMedianPercent\": \(json(g.strengthMedianPercent)), \"strengthP90Percent\": \(json(g.strengthP90Percent))"
-            t += ", \"dipP90Deg\": \(json(g.dipP90Degrees)), \"turningWindows\": \(g.turningWindows)"
-            t += ", \"turningMedianDeg\": \(json(g.turningMedianDegrees)), \"turningP90Deg\": \(json(g.turningP90Degrees))"
-            t += ", \"keptPerMinute\": \(json(g.keptPerMinute)), \"judgements\": \(g.judgements), \"plausibleFits\": \(g.candidates)"
-            t += ", \"plausibleFitScoreMedian\": \(json(g.candidateMedian)), \"widestFitCoverageMedian\": \(json(g.widestCoverageMedian))"
-            t += ", \"widestFitResidualMedian\": \(json(g.widestResidualMedian))"
-            return t + ", \"largestJumpDeg\": \(json(g.largestJump))}"
-        }.joined(separator: ",\n")
-        return s + "\n  ]\n}\n"
+        func percentile(_ values: [Double], _ p: Double) -> Double { DailyCalibrationEvaluation.percentile(values, p) }
+        return JSONOutput.object { o in
+            o.add("recordings", .array(recordings.map { r in
+                .object(.inline) { t in
+                    t.add("name", .string(r.name))
+                    t.add("activity", .string(r.activity))
+                    t.add("seconds", json(r.seconds))
+                    t.add("establishedAtS", json(r.establishedAt))
+                    t.add("replacements", .integer(r.replacements))
+                    t.add("standIns", .integer(r.standIns))
+                    t.add("headingRestarts", .integer(r.headingRestarts))
+                    t.add("forgettings", .integer(r.forgettings))
+                    t.add("forgettingsLearning", .integer(r.forgettingsLearning))
+                    t.add("largestJumpDeg", json(r.largestJump))
+                    t.add("medianStrengthUT", json(r.medianStrength))
+                    t.add("medianDipDeg", json(r.medianDip))
+                    t.add("strengthP90Percent", json(percentile(r.strengthDeviations, 0.9) * 100))
+                    t.add("dipP90Deg", json(percentile(r.dipDeviations, 0.9)))
+                    t.add("turningWindows", .integer(r.turningAzimuthRMS.count))
+                    t.add("turningMedianDeg", json(percentile(r.turningAzimuthRMS, 0.5)))
+                    t.add("observedSamples", .integer(r.observedSamples))
+                    t.add("keptSamples", .integer(r.keptSamples))
+                    t.add("changesLearning", .integer(r.changesLearning))
+                    t.add("judgements", .integer(r.judgements))
+                    t.add("finalGyroBiasDegS", .array(.inline, [json(r.finalGyroBias.x), json(r.finalGyroBias.y), json(r.finalGyroBias.z)]))
+                    t.add("quietGyroMedianDegS", .array(.inline, [json(r.quietGyroMedian.x), json(r.quietGyroMedian.y), json(r.quietGyroMedian.z)]))
+                    t.add("candidateScores", .array(.inline, r.candidateScores.map { .number($0, digits: 3) }))
+                    t.add("currentScoreMedian", json(percentile(r.currentScores, 0.5)))
+                    if let f = r.widestFit {
+                        t.add("widestFit", .object { w in
+                            w.add("coverage", json(f.coverage))
+                            w.add("spread", json(f.spread))
+                            w.add("fieldStrengthUT", json(f.fieldStrength))
+                            w.add("relativeResidual", json(f.relativeResidual))
+                            w.add("inlierFraction", json(f.inlierFraction))
+                            w.add("samples", .integer(f.samples))
+                        })
+                    }
+                    t.add("refusedSamples", .integer(r.refusedSamples))
+                }
+            }))
+            o.add("activities", .array(groups(recordings).map { g in
+                .object(.inline) { t in
+                    t.add("activity", .string(g.activity))
+                    t.add("files", .integer(g.files))
+                    t.add("minutes", json(g.minutes))
+                    t.add("established", .integer(g.established))
+                    t.add("medianTimeToEstablishedS", json(g.medianTimeToEstablished))
+                    t.add("longestTimeToEstablishedS", json(g.longestTimeToEstablished))
+                    t.add("establishedHours", json(g.establishedHours))
+                    t.add("replacementsPerHour", json(g.replacementsPerHour))
+                    t.add("standInsPerHour", json(g.standInsPerHour))
+                    t.add("forgettingsPerHour", json(g.forgettingsPerHour))
+                    t.add("headingRestarts", .integer(g.headingRestarts))
+                    t.add("forgettingsLearning", .integer(g.forgettingsLearning))
+                    t.add("strengthMedianPercent", json(g.strengthMedianPercent))
+                    t.add("strengthP90Percent", json(g.strengthP90Percent))
+                    t.add("dipP90Deg", json(g.dipP90Degrees))
+                    t.add("turningWindows", .integer(g.turningWindows))
+                    t.add("turningMedianDeg", json(g.turningMedianDegrees))
+                    t.add("turningP90Deg", json(g.turningP90Degrees))
+                    t.add("keptPerMinute", json(g.keptPerMinute))
+                    t.add("judgements", .integer(g.judgements))
+                    t.add("plausibleFits", .integer(g.candidates))
+                    t.add("plausibleFitScoreMedian", json(g.candidateMedian))
+                    t.add("widestFitCoverageMedian", json(g.widestCoverageMedian))
+                    t.add("widestFitResidualMedian", json(g.widestResidualMedian))
+                    t.add("largestJumpDeg", json(g.largestJump))
+                }
+            }))
+        }.text() + "\n"
     }
 
-    private static func json(_ v: Double?) -> String { v.map { $0.isFinite ? fixed($0, 4) : "null" } ?? "null" }
+    private static func json(_ v: Double?) -> JSONOutput { .number(v, digits: 4) }
     private static func number(_ v: Double, _ d: Int) -> String { v.isFinite ? fixed(v, d) : "-" }
     private static func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
     private static func left(_ s: String, _ n: Int) -> String { s.count >= n ? s : String(repeating: " ", count: n - s.count) + s }

@@ -281,22 +281,24 @@ public enum SmoothingEvaluation {
     }
 
     public static func json(_ rows: [Row], recordings: [RecordedHeadings]) -> String {
-        func number(_ v: Double, _ digits: Int) -> String { v.isFinite ? fixed(v, digits) : "null" }
-        var s = "{\n  \"recordings\": ["
-        s += recordings.map { JSONValue.quoted($0.name) }.joined(separator: ", ")
-        s += "],\n  \"rows\": [\n"
-        s += rows.map { r in
-            "    {\"smoother\": \(JSONValue.quoted(r.smoother)), \"rate_hz\": \(number(r.rateHz, 0)), "
-                + "\"settle_s\": \(number(r.settlingTime, 4)), "
-                + "\"settle_after_turn_end_s\": \(number(r.settlingTime - SmoothingScenarios.turnDuration, 4)), "
-                + "\"lag_60dps_deg\": \(number(r.steadyTurnLag, 3)), \"jitter_noise1_deg\": \(number(r.restJitter, 4)), "
-                + "\"jitter_recorded_deg\": \(r.recordedJitter.map { number($0, 4) } ?? "null"), "
-                + "\"spread_recorded_with_drift_deg\": \(r.recordedSpread.map { number($0, 4) } ?? "null"), "
-                + "\"wrap_cases\": \(r.wrap.cases), \"wrap_failures\": \(r.wrap.failures), "
-                + "\"wrap_worst_violation_deg\": \(number(r.wrap.worstViolation, 4))}"
-        }.joined(separator: ",\n")
-        s += "\n  ]\n}\n"
-        return s
+        JSONOutput.object { o in
+            o.add("recordings", .array(.inline, recordings.map { .string($0.name) }))
+            o.add("rows", .array(rows.map { r in
+                .object(.inline) { row in
+                    row.add("smoother", .string(r.smoother))
+                    row.add("rate_hz", .number(r.rateHz, digits: 0))
+                    row.add("settle_s", .number(r.settlingTime, digits: 4))
+                    row.add("settle_after_turn_end_s", .number(r.settlingTime - SmoothingScenarios.turnDuration, digits: 4))
+                    row.add("lag_60dps_deg", .number(r.steadyTurnLag, digits: 3))
+                    row.add("jitter_noise1_deg", .number(r.restJitter, digits: 4))
+                    row.add("jitter_recorded_deg", .number(r.recordedJitter, digits: 4))
+                    row.add("spread_recorded_with_drift_deg", .number(r.recordedSpread, digits: 4))
+                    row.add("wrap_cases", .integer(r.wrap.cases))
+                    row.add("wrap_failures", .integer(r.wrap.failures))
+                    row.add("wrap_worst_violation_deg", .number(r.wrap.worstViolation, digits: 4))
+                }
+            }))
+        }.text() + "\n"
     }
 }
 

@@ -323,36 +323,32 @@ public final class EventStream {
         return r
     }
 
+    /// The first line every client gets. Made once when the stream starts, not per sample, so it is written by
+    /// the project's one JSON writer (which allocates) and kept in a line buffer the server copies from.
     static func helloLine(_ h: StreamHello) -> LineBuffer {
+        let text = JSONOutput.object(.compact) { o in
+            o.add("type", .string("hello"))
+            o.add("version", .integer(protocolVersion))
+            o.add("imu", .string(h.imu))
+            o.add("magnetometer", .string(h.magnetometer))
+            o.add("rates", .object { r in
+                r.add("imu_hz", .number(h.rates.imuHz, digits: 1))
+                r.add("mag_hz", .number(h.magnetometer == nil ? nil : h.rates.magHz, digits: 1))
+                r.add("display_hz", .number(h.rates.displayHz, digits: 1))
+                r.add("state_hz", .number(h.stateHz, digits: 1))
+            })
+            o.add("north_led_deg", .number(h.northLed.halfWidth, digits: 1))
+            o.add("north_led_hysteresis_deg", .number(h.northLed.hysteresis, digits: 1))
+            o.add("mount", .string(h.mount.mount == nil ? nil : h.mount.text))
+            o.add("mount_source", .string(h.mount.source.rawValue))
+            // The request types this tracker takes from clients; older trackers leave the key out. Versioning:
+            // `version` changes only when a client that knows protocol 1 would misread the stream. Adding keys
+            // and messages, or the client→server request channel, keeps it at 1: old clients ignore keys they
+            // do not know and send nothing, and new clients tell what a tracker takes by the keys it sends.
+            o.add("requests", .array(["ask", "subscribe", "recenter"].map { .string($0) }))
+        }.text() + "\n"
         let b = LineBuffer(capacity: 512)
-        b.literal("{\"type\":\"hello\",\"version\":")
-        b.integer(Int64(protocolVersion))
-        b.literal(",\"imu\":")
-        b.string(h.imu)
-        b.literal(",\"magnetometer\":")
-        if let m = h.magnetometer { b.string(m) } else { b.literal("null") }
-        b.literal(",\"rates\":{\"imu_hz\":")
-        b.fixed(h.rates.imuHz, 1)
-        b.literal(",\"mag_hz\":")
-        if h.magnetometer != nil { b.fixed(h.rates.magHz, 1) } else { b.literal("null") }
-        b.literal(",\"display_hz\":")
-        b.fixed(h.rates.displayHz, 1)
-        b.literal(",\"state_hz\":")
-        b.fixed(h.stateHz, 1)
-        b.literal("},\"north_led_deg\":")
-        b.fixed(h.northLed.halfWidth, 1)
-        b.literal(",\"north_led_hysteresis_deg\":")
-        b.fixed(h.northLed.hysteresis, 1)
-        b.literal(",\"mount\":")
-        if h.mount.mount != nil { b.string(h.mount.text) } else { b.literal("null") }
-        b.literal(",\"mount_source\":")
-        b.string(h.mount.source.rawValue)
-        // The request types this tracker takes from clients; older trackers leave the key out. Versioning:
-        // `version` changes only when a client that knows protocol 1 would misread the stream. Adding keys
-        // and messages, or the client→server request channel, keeps it at 1: old clients ignore keys they
-        // do not know and send nothing, and new clients tell what a tracker takes by the keys it sends.
-        b.literal(",\"requests\":[\"ask\",\"subscribe\",\"recenter\"]")
-        b.literal("}\n")
+        for byte in text.utf8 { b.byte(byte) }
         return b
     }
 }

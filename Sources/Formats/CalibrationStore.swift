@@ -43,26 +43,30 @@ public struct CalibrationStore: Sendable {
     }
 
     public static func encode(_ c: Calibration) -> String {
-        func v(_ x: Vector3) -> String { "[\(number(x.x)), \(number(x.y)), \(number(x.z))]" }
+        func v(_ x: Vector3) -> JSONOutput { .array(.inline, [number(x.x), number(x.y), number(x.z)]) }
         let s = c.magnetometer.softIron
-        var text = "{\n"
-        text += "  \"version\": \(c.version),\n"
-        if let t = c.createdUnixTime { text += "  \"createdUnixTime\": \(number(t)),\n" }
-        text += "  \"gyroBias\": \(v(c.gyroBias)),\n"
-        text += "  \"magnetometer\": {\n"
-        text += "    \"hardIron\": \(v(c.magnetometer.hardIron)),\n"
-        text += "    \"softIron\": [\(v(s.row0)), \(v(s.row1)), \(v(s.row2))]\n"
-        text += "  }"
-        if let f = c.magnetometerFit {
-            text += ",\n  \"magnetometerFit\": {\"fieldStrength\": \(number(f.fieldStrength)), "
-            text += "\"relativeResidual\": \(number(f.relativeResidual)), \"coverage\": \(number(f.coverage)), "
-            text += "\"samples\": \(f.samples)}"
-        }
-        return text + "\n}\n"
+        return JSONOutput.object { o in
+            o.add("version", .integer(c.version))
+            if let t = c.createdUnixTime { o.add("createdUnixTime", number(t)) }
+            o.add("gyroBias", v(c.gyroBias))
+            o.add("magnetometer", .object { m in
+                m.add("hardIron", v(c.magnetometer.hardIron))
+                m.add("softIron", .array(.inline, [v(s.row0), v(s.row1), v(s.row2)]))
+            })
+            if let f = c.magnetometerFit {
+                o.add("magnetometerFit", .object(.inline) { m in
+                    m.add("fieldStrength", number(f.fieldStrength))
+                    m.add("relativeResidual", number(f.relativeResidual))
+                    m.add("coverage", number(f.coverage))
+                    m.add("samples", .integer(f.samples))
+                })
+            }
+        }.text() + "\n"
     }
 
-    /// Shortest text that reads back as the same Double.
-    private static func number(_ x: Double) -> String { x.isFinite ? "\(x)" : "0" }
+    /// Shortest text that reads back as the same Double; a value that is no number is written 0, as the file
+    /// has always had it (the reader takes no null in its place).
+    private static func number(_ x: Double) -> JSONOutput { .number(roundTrip: x.isFinite ? x : 0) }
 
     // MARK: Reading
 

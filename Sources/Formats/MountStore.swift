@@ -38,12 +38,14 @@ public struct MountStore: Sendable {
     }
 
     public static func encode(_ r: Record) -> String {
-        var members = ["\"version\": \(currentVersion)", "\"mount\": \(JSONValue.quoted(r.mount.argument))"]
-        if let t = r.createdUnixTime, t.isFinite { members.append("\"createdUnixTime\": \(Int64(t.rounded()))") }
-        if let m = r.measured { members.append("\"measured\": \(JSONValue.quoted(m.argument))") }
-        if let d = r.offAxisFormDegrees, d.isFinite { members.append("\"offAxisFormDeg\": \(Double(Int((d * 10).rounded())) / 10)") }
-        if let n = r.nods { members.append("\"nods\": \(n)") }
-        return "{\n  " + members.joined(separator: ",\n  ") + "\n}\n"
+        JSONOutput.object { o in
+            o.add("version", .integer(currentVersion))
+            o.add("mount", .string(r.mount.argument))
+            if let t = r.createdUnixTime, t.isFinite { o.add("createdUnixTime", .integer(Int64(t.rounded()))) }
+            if let m = r.measured { o.add("measured", .string(m.argument)) }
+            if let d = r.offAxisFormDegrees, d.isFinite { o.add("offAxisFormDeg", .number(d, digits: 1)) }
+            if let n = r.nods { o.add("nods", .integer(n)) }
+        }.text() + "\n"
     }
 
     public func load() throws(CalibrationError) -> Record {

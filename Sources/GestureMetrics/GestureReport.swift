@@ -75,38 +75,53 @@ public enum GestureReport {
 
     public static func json(_ results: [GestureEvaluation.FileResult], evaluation: GestureEvaluation) -> String {
         let total = results.map(\.score).reduce(GestureScore(), +)
-        var s = "{\n"
-        s += "  \"detector\": \(string(evaluation.recognizer.detector.rawValue)),\n"
-        s += "  \"mount\": \(evaluation.mount.map { string($0.argument) } ?? "null"),\n"
-        s += "  \"flicks\": \(evaluation.recognizer.detector == .default && evaluation.recognizer.settings.flicks),\n"
-        s += "  \"mode\": \(string(evaluation.recognizer.listening ? "answer" : evaluation.recognizer.settings.singleGesturesAlways ? "always-on-single" : "always-on")),\n"
-        s += "  \"activities\": [" + byActivity(results).map { a in
-            "{\"activity\": \(string(a.activity)), \"files\": \(a.files), \"minutes\": \(fixed(a.minutes, 2)), "
-                + "\"false_detections\": \(a.falseDetections), \"false_per_hour\": \(fixed(a.perHour, 2))}"
-        }.joined(separator: ", ") + "],\n"
-        s += "  \"files\": [\n"
-        s += results.map { r in
-            "    {\"file\": \(string(r.path)), " + fields(r.score) + ", \"detections\": ["
-                + r.detections.map { "{\"t\": \(fixed($0.t, 4)), \"event\": \(string($0.event.rawValue)), \"swings\": \($0.swings), \"peak_dps\": \(fixed($0.peakRate * Units.degreesPerRadian, 1)), \"angle_deg\": \(fixed($0.largestAngle * Units.degreesPerRadian, 1))}" }.joined(separator: ", ")
-                + "]}"
-        }.joined(separator: ",\n")
-        s += "\n  ],\n"
-        s += "  \"total\": {" + fields(total) + "}\n"
-        s += "}"
-        return s
+        let recognizer = evaluation.recognizer
+        return JSONOutput.object { o in
+            o.add("detector", .string(recognizer.detector.rawValue))
+            o.add("mount", .string(evaluation.mount?.argument))
+            o.add("flicks", .bool(recognizer.detector == .default && recognizer.settings.flicks))
+            o.add("mode", .string(recognizer.listening ? "answer" : recognizer.settings.singleGesturesAlways ? "always-on-single" : "always-on"))
+            o.add("activities", .array(.inline, byActivity(results).map { a in
+                .object { row in
+                    row.add("activity", .string(a.activity))
+                    row.add("files", .integer(a.files))
+                    row.add("minutes", .number(a.minutes, digits: 2))
+                    row.add("false_detections", .integer(a.falseDetections))
+                    row.add("false_per_hour", .number(a.perHour, digits: 2))
+                }
+            }))
+            o.add("files", .array(results.map { r in
+                .object(.inline) { row in
+                    row.add("file", .string(r.path))
+                    fields(r.score, into: &row)
+                    row.add("detections", .array(r.detections.map { d in
+                        .object { e in
+                            e.add("t", .number(d.t, digits: 4))
+                            e.add("event", .string(d.event.rawValue))
+                            e.add("swings", .integer(d.swings))
+                            e.add("peak_dps", .number(d.peakRate * Units.degreesPerRadian, digits: 1))
+                            e.add("angle_deg", .number(d.largestAngle * Units.degreesPerRadian, digits: 1))
+                        }
+                    }))
+                }
+            }))
+            o.add("total", .object(.inline) { fields(total, into: &$0) })
+        }.text()
     }
 
-    static func fields(_ s: GestureScore) -> String {
-        func number(_ v: Double?, _ digits: Int) -> String { v.map { fixed($0, digits) } ?? "null" }
-        return "\"bouts\": \(s.bouts), \"hits\": \(s.hits), \"misses\": \(s.misses), "
-            + "\"false_detections\": \(s.falseDetections), \"confusions\": \(s.confusions), \"flicks\": \(s.flicks), "
-            + "\"duration_s\": \(fixed(s.duration, 2)), \"quiet_duration_s\": \(fixed(s.quietDuration, 2)), "
-            + "\"quiet_false_detections\": \(s.quietFalseDetections), "
-            + "\"quiet_false_per_min\": \(number(s.quietFalsePerMinute, 3)), "
-            + "\"recall\": \(number(s.recall, 4)), "
-            + "\"latency_median_s\": \(number(s.medianLatency, 3)), \"latency_p90_s\": \(number(s.p90Latency, 3))"
+    static func fields(_ s: GestureScore, into o: inout JSONObjectWriter) {
+        o.add("bouts", .integer(s.bouts))
+        o.add("hits", .integer(s.hits))
+        o.add("misses", .integer(s.misses))
+        o.add("false_detections", .integer(s.falseDetections))
+        o.add("confusions", .integer(s.confusions))
+        o.add("flicks", .integer(s.flicks))
+        o.add("duration_s", .number(s.duration, digits: 2))
+        o.add("quiet_duration_s", .number(s.quietDuration, digits: 2))
+        o.add("quiet_false_detections", .integer(s.quietFalseDetections))
+        o.add("quiet_false_per_min", .number(s.quietFalsePerMinute, digits: 3))
+        o.add("recall", .number(s.recall, digits: 4))
+        o.add("latency_median_s", .number(s.medianLatency, digits: 3))
+        o.add("latency_p90_s", .number(s.p90Latency, digits: 3))
     }
-
-    /// A JSON string literal.
-    static func string(_ text: String) -> String { JSONValue.quoted(text) }
 }

@@ -20,7 +20,7 @@ public enum JSONValue: Equatable, Sendable {
         }
     }
 
-    /// `text` as a JSON string literal, quotes included (the writer every report uses).
+    /// `text` as a JSON string literal, quotes included: the one escaper, behind `JSONOutput`'s strings and keys.
     public static func quoted(_ text: String) -> String { quoted(text, forScript: false) }
 
     /// `forScript` also escapes U+2028 and U+2029, which JSON allows raw but older JavaScript does not

@@ -412,4 +412,16 @@ struct RequestScannerTests {
         #expect(v["version"] == .number(1))
         #expect(EventStream.protocolVersion == 1)
     }
+
+    /// The hello's exact text, written out by hand: key order, one decimal on every rate, `null` for a board
+    /// without a magnetometer and for no mount, and the control character in a chip name escaped.
+    @Test func theHelloIsWrittenToTheByte() {
+        var rates = LoopRates()
+        rates.imuHz = 1000
+        let hello = EventStream.helloLine(StreamHello(imu: "MPU\t6050", magnetometer: nil, rates: rates, stateHz: 12.25))
+        #expect(hello.text == #"{"type":"hello","version":1,"imu":"MPU\t6050","magnetometer":null,"#
+            + #""rates":{"imu_hz":1000.0,"mag_hz":null,"display_hz":60.0,"state_hz":12.3},"#
+            + #""north_led_deg":22.5,"north_led_hysteresis_deg":3.0,"mount":null,"mount_source":"none","#
+            + #""requests":["ask","subscribe","recenter"]}"# + "\n")
+    }
 }
