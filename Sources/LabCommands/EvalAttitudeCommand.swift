@@ -10,7 +10,7 @@ import Formats
 public enum EvalAttitudeCommand {
     public static let topic = "attitude"
     public static let summary = "attitude RMSE (total, heading, inclination) against recorded or synthetic truth"
-    public static let help = """
+    public static let help = options.help("""
         usage: headtrack eval attitude PATH... [--mode 9d|6d|both] [--calibration FILE] [--json]
                headtrack eval attitude --synthetic [--mode 9d|6d|both] [--json]
 
@@ -23,22 +23,27 @@ public enum EvalAttitudeCommand {
         is the plain mean of its trials' RMSEs; trials group by file name (*undisturbed* / *disturbed*).
         In 6D mode (no magnetometer) one constant heading offset per trial, the circular mean of the heading
         error, is removed before scoring.
-
-        options:
-          --mode M      9d (with magnetometer), 6d, or both (default both)
-          --calibration FILE
-                        apply this calibration file (gyro bias, magnetometer hard/soft iron) to every trace's
-                        raw samples, through the same pipeline as 'headtrack run'
-          --no-auto-calibration
-                        (with PATH) turn the background magnetometer calibration off, as 'replay --no-auto-calibration'
-                        (it is on by default, as 'run' ships it): its effect is the difference
-          --json        print JSON instead of a table
-          --synthetic   score the built-in synthetic head motions (still, slow/fast turns, walking, a magnet
-                        passing, gyro bias drift) instead of files
-
+        """, outro: """
         example:
           headtrack eval attitude ../shared/data/attitude --mode 9d
-        """
+        """)
+
+    public static let options = OptionTable(helpColumn: 16, [
+        .value("mode", "M", "9d (with magnetometer), 6d, or both (default both)", allowed: .words(["9d", "6d", "both"])),
+        .value("calibration", "FILE", """
+            apply this calibration file (gyro bias, magnetometer hard/soft iron) to every trace's
+            raw samples, through the same pipeline as 'headtrack run'
+            """),
+        .flag("no-auto-calibration", """
+            (with PATH) turn the background magnetometer calibration off, as 'replay --no-auto-calibration'
+            (it is on by default, as 'run' ships it): its effect is the difference
+            """),
+        .flag("json", "print JSON instead of a table"),
+        .flag("synthetic", """
+            score the built-in synthetic head motions (still, slow/fast turns, walking, a magnet
+            passing, gyro bias drift) instead of files
+            """),
+    ])
 
     public static func run(_ arguments: inout Arguments) throws -> Int32 {
         let modeText = try arguments.option("mode") ?? "both"
