@@ -16,7 +16,7 @@ struct CalibrateCommand: Command {
     static let name = "calibrate"
     static let stopsCleanly = true
     static let summary = "learn how the headset is worn (--mount); measure gyro bias and magnetometer hard/soft iron"
-    static let help = """
+    static let help = options.help("""
         usage: headtrack calibrate --mount [--out FILE] [--i2c DEV] [--config FILE] [--duration S]
                                    [--restart-service [--service UNIT] [--service-user USER]]
                headtrack calibrate --mount --trace TRACE [--out FILE]
@@ -54,31 +54,43 @@ struct CalibrateCommand: Command {
         configured calibration file and starts the service again, also after Ctrl-C or a dropped ssh link.
         From a laptop:  ssh -t pi@HOST sudo /opt/headtrack/current/headtrack calibrate --restart-service
                           --config /etc/headtrack/config.json
+        """)
 
-        options:
-          --mount             learn the mount (the guided step above) instead of calibrating the sensors
-          --out FILE          calibration file (default: calibrationFile from the config,
-                              /var/lib/headtrack/calibration.json); with --mount, the mount file (default:
-                              mount.json in the calibration file's directory)
-          --i2c DEV           I²C bus (default from the config, else /dev/i2c-1)
-          --config FILE       JSON config
-          --duration S        give up turning after S seconds (default 180; with --mount, give up after S
-                              seconds in all, default 60)
-          --skip-gyro         do not measure the gyro bias (keep the headset moving from the start)
-          --restart-service   stop the running service first and start it again afterwards (needs root)
-          --service UNIT      systemd unit to stop and start (default headtrack)
-          --service-user U    user to calibrate and write the file as (default headtrack, the unit's User=)
-          --trace TRACE       calibrate from a recorded imu-trace v1 file instead of the sensors, with the
-                              same stop rule (the fit uses the samples up to where it is complete)
-          --simulated         with --mount: on the simulated board (a wearer keeps still, then nods 4 times)
-          --worn F,L,U        with --simulated: how the simulated board sits on the head (default x,y,z)
-          --show              print the calibration file (with --mount: the mount file) and exit
-          --socket PATH       serve the event stream while calibrating: state lines and `calibration` lines with
-                              the samples, the fit and its coverage cells, so `headtrack view --socket PATH`
-                              draws the sphere filling up (the service's socket is gone while it is stopped)
-          --speed N           with --trace and --socket: replay the trace N× faster than its own time
-                              (default 1; 0 = as fast as possible)
-        """
+    static let options = OptionTable(helpColumn: 22, [
+        .flag("mount", "learn the mount (the guided step above) instead of calibrating the sensors"),
+        .value("out", "FILE", """
+            calibration file (default: calibrationFile from the config,
+            /var/lib/headtrack/calibration.json); with --mount, the mount file (default:
+            mount.json in the calibration file's directory)
+            """),
+        .value("i2c", "DEV", "I²C bus (default from the config, else /dev/i2c-1)"),
+        .value("config", "FILE", "JSON config"),
+        .value("duration", "S", """
+            give up turning after S seconds (default 180; with --mount, give up after S
+            seconds in all, default 60)
+            """, allowed: .seconds),
+        .flag("skip-gyro", "do not measure the gyro bias (keep the headset moving from the start)"),
+        .flag("restart-service", "stop the running service first and start it again afterwards (needs root)"),
+        .value("service", "UNIT", "systemd unit to stop and start (default headtrack)"),
+        .value("service-user", "U", "user to calibrate and write the file as (default headtrack, the unit's User=)"),
+        .value("trace", "TRACE", """
+            calibrate from a recorded imu-trace v1 file instead of the sensors, with the
+            same stop rule (the fit uses the samples up to where it is complete)
+            """),
+        .flag("simulated", "with --mount: on the simulated board (a wearer keeps still, then nods 4 times)"),
+        .value("worn", "F,L,U", "with --simulated: how the simulated board sits on the head (default x,y,z)"),
+        .flag("show", "print the calibration file (with --mount: the mount file) and exit"),
+        .value("socket", "PATH", """
+            serve the event stream while calibrating: state lines and `calibration` lines with
+            the samples, the fit and its coverage cells, so `headtrack view --socket PATH`
+            draws the sphere filling up (the service's socket is gone while it is stopped)
+            """),
+        .value("speed", "N", """
+            with --trace and --socket: replay the trace N× faster than its own time
+            (default 1; 0 = as fast as possible)
+            """,
+            allowed: .numbers(0...Limits.maxSpeed, said: "0 (as fast as possible) or a speed up to \(Int(Limits.maxSpeed))× the trace's time")),
+    ])
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
         let file = try HardwareSession.loadConfig(try arguments.option("config"))
@@ -86,7 +98,7 @@ struct CalibrateCommand: Command {
         let outOption = try arguments.option("out")
         var overrides = SessionPlan.Overrides()
         overrides.i2cDevice = try arguments.option("i2c")
-        let duration = try arguments.duration() ?? (mountStep ? 60 : 180)
+        let duration = try arguments.double("duration") ?? (mountStep ? 60 : 180)
         let trace = try arguments.option("trace")
         let skipGyro = arguments.flag("skip-gyro")
         let show = arguments.flag("show")
@@ -94,7 +106,7 @@ struct CalibrateCommand: Command {
         let unit = try arguments.option("service") ?? "headtrack"
         let serviceUser = try arguments.option("service-user") ?? "headtrack"
         overrides.socket = try arguments.socketPath()
-        let speed = try arguments.double("speed", in: 0...Limits.maxSpeed, what: "0 (as fast as possible) or a speed up to \(Int(Limits.maxSpeed))× the trace's time")
+        let speed = try arguments.double("speed")
         let simulated = arguments.flag("simulated")
         let worn = try WornOption.parse(&arguments)
         try arguments.finish()

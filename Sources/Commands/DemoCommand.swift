@@ -14,7 +14,7 @@ struct DemoCommand: Command {
     static let extraExitStatuses: [(status: Int32, meaning: String)] = [
         (1, "failed (the plot or the stream could not be written), or a scripted gesture was missed, invented or reported twice"),
     ]
-    static let help = """
+    static let help = options.help("""
         usage: headtrack demo [--speed N] [--plot OUT.svg] [--socket PATH]
 
         Runs the real driver, fusion, gesture detector, heading smoother and LED logic against a simulated
@@ -23,17 +23,23 @@ struct DemoCommand: Command {
         In a terminal it shows a live LED row, heading, pitch and roll; otherwise it prints plain lines.
         At the end it lists which scripted gestures were detected, and exits 1 if one was missed, invented
         or reported twice (one gesture, one LED flash).
+        """)
 
-        options:
-          --speed N       run N× faster than real time (default 1 in a terminal or with --socket, as fast as
-                          possible otherwise; 0 = as fast as possible)
-          --plot OUT.svg  also draw what happened as an SVG picture
-          --socket PATH   serve the event stream (docs/protocol.md) on this socket while the story runs,
-                          e.g. for `headtrack watch --socket PATH` or your own app
-        """
+    static let options = OptionTable(helpColumn: 18, [
+        .value("speed", "N", """
+            run N× faster than real time (default 1 in a terminal or with --socket, as fast as
+            possible otherwise; 0 = as fast as possible)
+            """,
+            allowed: .numbers(0...Limits.maxSpeed, said: "0 (as fast as possible) or a speed up to \(Int(Limits.maxSpeed))× real time")),
+        .value("plot", "OUT.svg", "also draw what happened as an SVG picture"),
+        .value("socket", "PATH", """
+            serve the event stream (docs/protocol.md) on this socket while the story runs,
+            e.g. for `headtrack watch --socket PATH` or your own app
+            """),
+    ])
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
-        let speedOption = try arguments.double("speed", in: 0...Limits.maxSpeed, what: "0 (as fast as possible) or a speed up to \(Int(Limits.maxSpeed))× real time")
+        let speedOption = try arguments.double("speed")
         let plotPath = try arguments.outputPath("plot")
         var overrides = SessionPlan.Overrides()
         overrides.socket = try arguments.socketPath()

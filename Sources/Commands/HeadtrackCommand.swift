@@ -107,7 +107,7 @@ public struct CommandSet: Sendable {
             Console.err("\(program): unknown command '\(name)'\n\n\(helpText)")
             return 2
         }
-        var arguments = Arguments(Array(args.dropFirst()), command: name)
+        var arguments = Arguments(Array(args.dropFirst()), command: name, options: command.options)
         if arguments.wantsHelp && !(command.dispatchesSubcommands && arguments.remaining.first?.hasPrefix("-") == false) {
             Console.out(spelled(Self.fullHelp(command)))
             return 0

@@ -1,7 +1,8 @@
 import BuildInfo
 
-/// The man page and the bash completion, generated from the same help texts `--help` prints, so the three
-/// never disagree. Deploy runs the installed release's binary on the board (`help --man`,
+/// The man page and the bash completion: the man page is the help texts `--help` prints, and the completion
+/// offers the options of the commands' option tables, which those help texts are made from, so the three never
+/// disagree. Deploy runs the installed release's binary on the board (`help --man`,
 /// `help --bash-completion`) and installs what it prints, so nothing generated is committed.
 enum HelpDocuments {
     // MARK: man page
@@ -86,9 +87,9 @@ enum HelpDocuments {
         s += "    fi\n"
         s += "    case $cmd in\n"
         for c in tool.commands {
-            var words = options(in: c.help)
+            var words = c.options.words
             if !c.documentedSubcommands.isEmpty {
-                words = c.documentedSubcommands.map { $0.name } + c.documentedSubcommands.flatMap { options(in: $0.help) }
+                words = c.documentedSubcommands.map { $0.name } + c.documentedSubcommands.flatMap { $0.options.words }
             }
             s += "        \(c.name)) words=\"\(unique(words + ["--help"]).joined(separator: " "))\" ;;\n"
         }
@@ -100,40 +101,6 @@ enum HelpDocuments {
         s += "    esac\n"
         s += "}\ncomplete -o filenames -F \(function) \(tool.program)\n"
         return s
-    }
-
-    /// The `--options` a command takes, in order of first appearance: those of its usage lines (up to the first
-    /// blank line) and the first word of each line of its `options:` section. The prose between names other
-    /// commands' options too ("see calibrate --mount"), which the command itself would refuse.
-    static func options(in help: String) -> [String] {
-        let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
-        func isBlank(_ line: Substring) -> Bool { line.allSatisfy { $0 == " " } }
-        var found = lines.prefix { !isBlank($0) }.flatMap { optionWords(in: $0) }
-        var inOptions = false
-        for line in lines {
-            if line.hasSuffix("options:") && !line.hasPrefix(" ") { inOptions = true; continue }
-            guard inOptions else { continue }
-            if !isBlank(line) && !line.hasPrefix(" ") { inOptions = false; continue }
-            let entry = line.drop { $0 == " " }
-            if entry.hasPrefix("--"), let first = entry.split(separator: " ").first { found += optionWords(in: first) }
-        }
-        return unique(found)
-    }
-
-    /// The `--words` in `text`, with trailing dashes dropped.
-    static func optionWords(in text: Substring) -> [String] {
-        var found: [String] = []
-        var word = ""
-        func end() {
-            let w = String(word.reversed().drop { $0 == "-" }.reversed())
-            if w.hasPrefix("--"), w.count > 2 { found.append(w) }
-            word = ""
-        }
-        for ch in text {
-            if ch == "-" || ch.isLetter || ch.isNumber { word.append(ch) } else { end() }
-        }
-        end()
-        return found
     }
 
     static func unique(_ words: [String]) -> [String] {

@@ -7,7 +7,7 @@ import Sensors
 struct ProbeCommand: Command {
     static let name = "probe"
     static let summary = "scan the I²C bus, identify the IMU and magnetometer, say what `run` will use"
-    static let help = """
+    static let help = options.help("""
         usage: headtrack probe [--i2c DEV] [--config FILE] [--json]
 
         Reads identity registers: WHO_AM_I (0x75) at 0x68/0x69 for the MPU-6050/6500/9250/9255, bank-0
@@ -18,21 +18,26 @@ struct ProbeCommand: Command {
         and the drivers `run` will use with the config's i2c.imu / i2c.magnetometer choices, and the mount
         `run` will use and where it comes from (the config, the file 'calibrate --mount' learned, or none).
         Exits 1 when no usable IMU answers.
-
-        options:
-          --i2c DEV       I²C bus device (default from the config, else /dev/i2c-1)
-          --config FILE   JSON config whose i2c.imu, i2c.imuAddress and i2c.magnetometer apply
-                          (default /etc/headtrack/config.json when it exists)
-          --json          print one JSON object instead (bus, imu {chip, address, identity}, magnetometer
-                          {chip, address, in_package}, findings, notes, usage, mount, mount_source, ok,
-                          error); same exit status
-
+        """, outro: """
         example output:
           0x68: MPU-9250 (WHO_AM_I 0x71)
           0x0c: AK8963 magnetometer behind the MPU's bypass (WIA 0x48)
           pipeline will use: MPU-9250 driver for the chip at 0x68 + AK8963 (in the IMU's package)
           mount: -x,z,y (learned, /var/lib/headtrack/mount.json)
-        """
+        """)
+
+    static let options = OptionTable(helpColumn: 18, [
+        .value("i2c", "DEV", "I²C bus device (default from the config, else /dev/i2c-1)"),
+        .value("config", "FILE", """
+            JSON config whose i2c.imu, i2c.imuAddress and i2c.magnetometer apply
+            (default /etc/headtrack/config.json when it exists)
+            """),
+        .flag("json", """
+            print one JSON object instead (bus, imu {chip, address, identity}, magnetometer
+            {chip, address, in_package}, findings, notes, usage, mount, mount_source, ok,
+            error); same exit status
+            """),
+    ])
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
         let file = try HardwareSession.loadConfig(try arguments.option("config"))

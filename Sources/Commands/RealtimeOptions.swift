@@ -1,24 +1,24 @@
 import Service
 
-/// `--realtime [--cpu N] [--priority P]`, shared by `run` and `bench`.
+/// `--realtime [--cpu N] [--priority P]`, shared by `run` and `bench` (each declares the three in its table,
+/// with these values allowed).
 public enum RealtimeOptions {
+    /// `--cpu`: a CPU number.
+    public static let cpus = AllowedValues.wholeNumbers(0...1023)
+    /// `--priority`: SCHED_FIFO's priorities.
+    public static let priorities = AllowedValues.wholeNumbers(1...99)
+
     public static func parse(_ arguments: inout Arguments) throws -> RealtimeMode? {
         let enabled = arguments.flag("realtime")
-        let cpu = try arguments.double("cpu")
-        let priority = try arguments.double("priority")
+        let cpu = try arguments.integer("cpu")
+        let priority = try arguments.integer("priority")
         if !enabled {
             if cpu != nil || priority != nil { throw CommandError("--cpu and --priority need --realtime", status: 2) }
             return nil
         }
         var mode = RealtimeMode()
-        if let p = priority {
-            guard p >= 1 && p <= 99 && p == p.rounded() else { throw CommandError("--priority must be a whole number 1...99", status: 2) }
-            mode.priority = Int32(p)
-        }
-        if let c = cpu {
-            guard c >= 0 && c < 1024 && c == c.rounded() else { throw CommandError("--cpu must be a CPU number (0, 1, ...)", status: 2) }
-            mode.cpu = Int32(c)
-        }
+        if let p = priority { mode.priority = Int32(p) }
+        if let c = cpu { mode.cpu = Int32(c) }
         return mode
     }
 

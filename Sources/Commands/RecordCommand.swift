@@ -7,20 +7,21 @@ struct RecordCommand: Command {
     static let name = "record"
     static let stopsCleanly = true
     static let summary = "record raw IMU samples (SI units) to a trace file for replay and evaluation"
-    static let help = """
+    static let help = options.help("""
         usage: headtrack record --out FILE [--duration S] [--i2c DEV] [--config FILE] [--simulated]
 
         Writes accelerometer (m/s²), gyroscope (rad/s) and magnetometer (µT) samples in the sensor's own
         axes, in the imu-trace v1 format that `replay` and `eval` read. Stops after --duration or on Ctrl-C;
         the file is flushed and synced on exit.
+        """)
 
-        options:
-          --out FILE      trace file to write (required)
-          --duration S    seconds to record (default: until Ctrl-C; with --simulated, the demo story)
-          --i2c DEV       I²C bus (default from the config, else /dev/i2c-1)
-          --config FILE   JSON config
-          --simulated     record the simulated board running the demo story instead of real hardware
-        """
+    static let options = OptionTable(helpColumn: 18, [
+        .value("out", "FILE", "trace file to write (required)"),
+        .value("duration", "S", "seconds to record (default: until Ctrl-C; with --simulated, the demo story)", allowed: .seconds),
+        .value("i2c", "DEV", "I²C bus (default from the config, else /dev/i2c-1)"),
+        .value("config", "FILE", "JSON config"),
+        .flag("simulated", "record the simulated board running the demo story instead of real hardware"),
+    ])
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
         guard let out = try arguments.outputPath("out") else {
@@ -28,7 +29,7 @@ struct RecordCommand: Command {
         }
         var config = try HardwareSession.loadConfig(try arguments.option("config"))
         if let d = try arguments.option("i2c") { config.i2cDevice = d }
-        let duration = try arguments.duration()
+        let duration = try arguments.double("duration")
         let simulated = arguments.flag("simulated")
         try arguments.finish()
 

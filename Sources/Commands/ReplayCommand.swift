@@ -14,7 +14,7 @@ struct ReplayCommand: Command {
     static let name = "replay"
     static let stopsCleanly = true
     static let summary = "run the pipeline over a recorded trace; write events, attitude and a plot"
-    static let help = """
+    static let help = options.help("""
         usage: headtrack replay TRACE [--config FILE] [--mount F,L,U] [--calibration FILE] [--no-auto-calibration]
                                 [--learned-calibration FILE] [--events OUT.csv] [--attitude OUT.csv]
                                 [--plot OUT.svg] [--json] [--ask] [--explain]
@@ -25,55 +25,77 @@ struct ReplayCommand: Command {
         timestamps, as fast as possible, and prints the detected gestures. TRACE `-` reads standard input;
         `--events -` or `--attitude -` write that table to standard output (the gesture lines and the
         summary then go to standard error).
+        """)
 
-        options:
-          --config FILE     run the pipeline as 'headtrack run' sets it up from this config file (its mount,
-                            or else the mount 'calibrate --mount' learned beside its calibration file;
-                            declination and gestures settings), to check a config offline
-          --mount F,L,U     sensor axes that point forward, left and up, e.g. --mount=-x,z,y for a sensor
-                            worn X back, Y up, Z left (default x,y,z). Without it, a trace whose frame line
-                            says how it was worn ("worn: X back, Y up, Z left") gets a note naming its --mount;
-                            with --config, overrides the config's mount
-          --calibration FILE
-                            apply a calibration file from 'headtrack calibrate' to the raw samples, exactly as
-                            'headtrack run' does (gyro bias, then magnetometer hard/soft iron, before the mount);
-                            a file that cannot be read is an error here, not a silent fallback; the
-                            background calibration starts from it, as in 'headtrack run'
-          --no-auto-calibration
-                            turn the background calibration off (it learns hard and soft iron from the
-                            trace as 'headtrack run' does while worn; config calibration.auto: false)
-          --learned-calibration FILE
-                            start from FILE when it exists (instead of --calibration) and save what the
-                            background calibration learns to it, as 'headtrack run' keeps its
-                            calibration.learned.json: written atomically by a thread of its own, the old file
-                            kept as FILE.previous
-          --events FILE     write t,event rows (event: nod, shake, up, down, left, right)
-          --attitude FILE   write t,qw,qx,qy,qz,heading_deg,smoothed_heading_deg per sample; the quaternion
-                            rotates sensor-frame vectors into ENU, like the trace truth columns
-          --plot FILE       draw heading, attitude, rates, gestures and LEDs as an SVG picture
-          --json            print only a JSON summary: {"trace", "samples", "gestures": {kind: count},
-                            "events": [{"t", "gesture"}]}
-          --ask             replay as if an app's question were pending throughout (answer mode): a single
-                            nod or shake answers it, and another question is pending at once. Without it the
-                            detector runs always-on, as with no app asking: a nod or shake needs two cycles
-                            (see config gestures.single). With --stream, a client's ask does the same live
-          --explain         print, for every candidate nod or shake, each run rule's measured value against
-                            its limit and the verdict ("taken" or "refused by ..."): why a nod was or was not
-                            seen. One line per candidate and swing count, as the detector judged it
-          --stream          serve the event stream while replaying, paced at the trace's own time (so an app
-                            can be developed against a recording; a gap of more than 1 s is skipped);
-                            socket /run/headtrack/events.sock
-          --socket PATH     the stream's socket (implies --stream)
-          --wait-for-client with --stream: start replaying when the first client connects (it gets the whole
-                            trace from its first sample), so an app can be started after the replay
-          --learn-mount     learn how the sensor was worn from the recording instead, as 'calibrate --mount'
-                            does: up from gravity where the head holds still, left from a run of 3 or more
-                            nods, forward from a nod's chin-down first swing. Prints one line,
-                            "learned mount: F,L,U" (the nine numbers when it is more than 25° from every axis
-                            form), and how it was measured on stderr; or, exit status 1, why it could not.
-                            A trace in which no nod begins from rest gets forward from its frame line's
-                            "worn:" clause, and says so
-        """
+    static let options = OptionTable(helpColumn: 20, [
+        .value("config", "FILE", """
+            run the pipeline as 'headtrack run' sets it up from this config file (its mount,
+            or else the mount 'calibrate --mount' learned beside its calibration file;
+            declination and gestures settings), to check a config offline
+            """),
+        .value("mount", "F,L,U", """
+            sensor axes that point forward, left and up, e.g. --mount=-x,z,y for a sensor
+            worn X back, Y up, Z left (default x,y,z). Without it, a trace whose frame line
+            says how it was worn ("worn: X back, Y up, Z left") gets a note naming its --mount;
+            with --config, overrides the config's mount
+            """),
+        .value("calibration", "FILE", """
+            apply a calibration file from 'headtrack calibrate' to the raw samples, exactly as
+            'headtrack run' does (gyro bias, then magnetometer hard/soft iron, before the mount);
+            a file that cannot be read is an error here, not a silent fallback; the
+            background calibration starts from it, as in 'headtrack run'
+            """),
+        .flag("no-auto-calibration", """
+            turn the background calibration off (it learns hard and soft iron from the
+            trace as 'headtrack run' does while worn; config calibration.auto: false)
+            """),
+        .value("learned-calibration", "FILE", """
+            start from FILE when it exists (instead of --calibration) and save what the
+            background calibration learns to it, as 'headtrack run' keeps its
+            calibration.learned.json: written atomically by a thread of its own, the old file
+            kept as FILE.previous
+            """),
+        .value("events", "FILE", "write t,event rows (event: nod, shake, up, down, left, right)"),
+        .value("attitude", "FILE", """
+            write t,qw,qx,qy,qz,heading_deg,smoothed_heading_deg per sample; the quaternion
+            rotates sensor-frame vectors into ENU, like the trace truth columns
+            """),
+        .value("plot", "FILE", "draw heading, attitude, rates, gestures and LEDs as an SVG picture"),
+        .flag("json", """
+            print only a JSON summary: {"trace", "samples", "gestures": {kind: count},
+            "events": [{"t", "gesture"}]}
+            """),
+        .flag("ask", """
+            replay as if an app's question were pending throughout (answer mode): a single
+            nod or shake answers it, and another question is pending at once. Without it the
+            detector runs always-on, as with no app asking: a nod or shake needs two cycles
+            (see config gestures.single). With --stream, a client's ask does the same live
+            """),
+        .flag("explain", """
+            print, for every candidate nod or shake, each run rule's measured value against
+            its limit and the verdict ("taken" or "refused by ..."): why a nod was or was not
+            seen. One line per candidate and swing count, as the detector judged it
+            """),
+        .flag("stream", """
+            serve the event stream while replaying, paced at the trace's own time (so an app
+            can be developed against a recording; a gap of more than 1 s is skipped);
+            socket /run/headtrack/events.sock
+            """),
+        .value("socket", "PATH", "the stream's socket (implies --stream)"),
+        .flag("wait-for-client", """
+            with --stream: start replaying when the first client connects (it gets the whole
+            trace from its first sample), so an app can be started after the replay
+            """),
+        .flag("learn-mount", """
+            learn how the sensor was worn from the recording instead, as 'calibrate --mount'
+            does: up from gravity where the head holds still, left from a run of 3 or more
+            nods, forward from a nod's chin-down first swing. Prints one line,
+            "learned mount: F,L,U" (the nine numbers when it is more than 25° from every axis
+            form), and how it was measured on stderr; or, exit status 1, why it could not.
+            A trace in which no nod begins from rest gets forward from its frame line's
+            "worn:" clause, and says so
+            """),
+    ])
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
         // As `run` plans its session from the config: the config's mount, else the learned one.

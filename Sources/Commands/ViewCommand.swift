@@ -8,7 +8,7 @@ struct ViewCommand: Command {
     static let name = "view"
     static let stopsCleanly = true
     static let summary = "serve a live page (3D head, LEDs, gestures, rates, calibration) to a browser on 127.0.0.1"
-    static let help = """
+    static let help = options.help("""
         usage: headtrack view [--socket PATH] [--port N]
 
         Reads the event stream of a running headtrack (the service, run --simulated, demo or replay --stream)
@@ -20,15 +20,17 @@ struct ViewCommand: Command {
         on the network: this is a separate process, an ordinary client of the stream, like watch. It keeps
         running when the tracker stops (the page marks the data stale) and reconnects when it is back.
         Ctrl-C ends it. Your user must be in the headtrack group to read the service's stream.
+        """)
 
-        options:
-          --socket PATH   the stream socket (default /run/headtrack/events.sock)
-          --port N        the TCP port on 127.0.0.1 (default \(ViewServer.defaultPort); 0 = any free port, printed)
-        """
+    static let options = OptionTable(helpColumn: 18, [
+        .value("socket", "PATH", "the stream socket (default /run/headtrack/events.sock)"),
+        .value("port", "N", "the TCP port on 127.0.0.1 (default \(ViewServer.defaultPort); 0 = any free port, printed)",
+               allowed: .wholeNumbers(0...65535)),
+    ])
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
         let path = try arguments.option("socket") ?? EventStream.defaultSocketPath
-        let port = try arguments.integer("port", in: 0...65535) ?? ViewServer.defaultPort
+        let port = try arguments.integer("port") ?? ViewServer.defaultPort
         try arguments.finish()
         guard !path.isEmpty else { throw CommandError("--socket needs a path", status: 2) }
         var settings = ViewServer.Settings(socketPath: path)

@@ -7,7 +7,7 @@ import EventStream
 struct WatchCommand: Command {
     static let name = "watch"
     static let summary = "show what the running tracker sees: LEDs, heading, pitch, roll, gestures, faults"
-    static let help = """
+    static let help = options.help("""
         usage: headtrack watch [--socket PATH] [--json]
 
         Connects to the event stream of a running `headtrack run` (the service) and shows the sensors, the
@@ -15,11 +15,12 @@ struct WatchCommand: Command {
         last gestures and faults, redrawn in place in an 80-column terminal. Not in a
         terminal, it prints one line a second and a line per gesture or fault. Ends when the tracker stops.
         Your user must be in the `headtrack` group to connect (sudo usermod -aG headtrack $USER, log in again).
+        """)
 
-        options:
-          --socket PATH   the stream socket (default /run/headtrack/events.sock)
-          --json          pass the stream's JSON lines through unchanged, e.g. headtrack watch --json | jq
-        """
+    static let options = OptionTable(helpColumn: 18, [
+        .value("socket", "PATH", "the stream socket (default /run/headtrack/events.sock)"),
+        .flag("json", "pass the stream's JSON lines through unchanged, e.g. headtrack watch --json | jq"),
+    ])
 
     /// `--json` passes the protocol's lines, so its failure is the protocol's own error line.
     static func jsonFailure(_ message: String) -> String {

@@ -8,7 +8,7 @@ import Formats
 struct BenchCommand: Command {
     static let name = "bench"
     static let summary = "measure stage costs, loop wake-up lateness vs a C reference, allocations, memory and latency"
-    static let help = """
+    static let help = options.help("""
         usage: headtrack bench [--json] [--json-file FILE] [--trace FILE] [--seconds S] [--runs N]
                                [--realtime [--cpu N] [--priority P]] [--no-children]
                                [--stages-only | --allocations-only]
@@ -28,32 +28,30 @@ struct BenchCommand: Command {
           - peak memory of `headtrack run --simulated` and `headtrack demo` (child processes).
         Timing figures depend on the machine and its load: compare the loop with the C reference of the
         same run, not with numbers from another day.
+        """)
 
-        options:
-          --json            print the results as JSON (progress goes to stderr)
-          --json-file FILE  also write the JSON to FILE (with the table on stdout)
-          --trace FILE      recording (imu-trace v1) for the stage costs
-          --seconds S       seconds of each loop at 1 kHz in the lateness comparison (default 8; half at 200 Hz)
-          --runs N          passes over the recording per stage (default 9)
-          --realtime        SCHED_FIFO + mlockall for the benchmark thread (both loops alike)
-          --cpu N           with --realtime: pin to CPU N
-          --priority P      with --realtime: SCHED_FIFO priority 1...99 (default 50)
-          --no-children     skip the child-process memory measurements
-          --stages-only     measure the stage costs only (seconds; what scripts/bench-vs-vqf.sh uses)
-          --allocations-only
-                            measure the heap allocations only (seconds; what scripts/allocation-guard.sh checks)
-        """
+    static let options = OptionTable(helpColumn: 20, [
+        .flag("json", "print the results as JSON (progress goes to stderr)"),
+        .value("json-file", "FILE", "also write the JSON to FILE (with the table on stdout)"),
+        .value("trace", "FILE", "recording (imu-trace v1) for the stage costs"),
+        .value("seconds", "S", "seconds of each loop at 1 kHz in the lateness comparison (default 8; half at 200 Hz)",
+               allowed: .numbers(0.1...60, said: "between 0.1 and 60")),
+        .value("runs", "N", "passes over the recording per stage (default 9)", allowed: .wholeNumbers(1...101)),
+        .flag("realtime", "SCHED_FIFO + mlockall for the benchmark thread (both loops alike)"),
+        .value("cpu", "N", "with --realtime: pin to CPU N", allowed: RealtimeOptions.cpus),
+        .value("priority", "P", "with --realtime: SCHED_FIFO priority 1...99 (default 50)", allowed: RealtimeOptions.priorities),
+        .flag("no-children", "skip the child-process memory measurements"),
+        .flag("stages-only", "measure the stage costs only (seconds; what scripts/bench-vs-vqf.sh uses)"),
+        .flag("allocations-only", "measure the heap allocations only (seconds; what scripts/allocation-guard.sh checks)"),
+    ])
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
         let asJSON = arguments.flag("json")
         let jsonFile = try arguments.outputPath("json-file")
         var options = Bench.Options()
         options.tracePath = try arguments.option("trace")
-        if let s = try arguments.double("seconds") {
-            guard s >= 0.1 && s <= 60 else { throw CommandError("--seconds must be between 0.1 and 60", status: 2) }
-            options.latenessSeconds = s
-        }
-        if let n = try arguments.integer("runs", in: 1...101) { options.runs = n }
+        if let s = try arguments.double("seconds") { options.latenessSeconds = s }
+        if let n = try arguments.integer("runs") { options.runs = n }
         options.realtime = try RealtimeOptions.parse(&arguments)
         options.measureChildren = !arguments.flag("no-children")
         switch (arguments.flag("stages-only"), arguments.flag("allocations-only")) {

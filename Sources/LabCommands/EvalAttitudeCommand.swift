@@ -11,7 +11,7 @@ import SensorCalibration
 public enum EvalAttitudeCommand {
     public static let topic = "attitude"
     public static let summary = "attitude RMSE (total, heading, inclination) against recorded or synthetic truth"
-    public static let help = """
+    public static let help = options.help("""
         usage: headtrack eval attitude PATH... [--mode 9d|6d|both] [--calibration FILE] [--json]
                headtrack eval attitude --synthetic [--mode 9d|6d|both] [--json]
                headtrack eval attitude --loso PATH... [--calibration FILE] [--json]
@@ -25,30 +25,37 @@ public enum EvalAttitudeCommand {
         is the plain mean of its trials' RMSEs; trials group by file name (*undisturbed* / *disturbed*).
         In 6D mode (no magnetometer) one constant heading offset per trial, the circular mean of the heading
         error, is removed before scoring.
-
-        options:
-          --mode M      9d (with magnetometer), 6d, or both (default both)
-          --calibration FILE
-                        apply this calibration file (gyro bias, magnetometer hard/soft iron) to every trace's
-                        raw samples, through the same pipeline as 'headtrack run'
-          --no-auto-calibration
-                        (with PATH) turn the background magnetometer calibration off, as 'replay --no-auto-calibration'
-                        (it is on by default, as 'run' ships it): its effect is the difference
-          --json        print JSON instead of a table
-          --synthetic   score the built-in synthetic head motions (still, slow/fast turns, walking, a magnet
-                        passing, gyro bias drift) instead of files
-          --loso        validate the filter's magnetic-disturbance settings (norm and dip tolerances, reference
-                        time constant, new-field time and turning rate, recovery factor and longest recovery)
-                        leave one trial out, in 9D: each at today's value and a step either side (the others
-                        at today's, 15 candidates, each run once per trial); for each trial held out, the
-                        candidate with the lowest mean total RMSE on the other trials, and the held-out RMSE
-                        at it beside today's; how many folds kept each value; a CLIFF where a neighbour moves
-                        a group mean by more than 0.25°; and the source of each value (VQF or ours).
-                        About 15 times one 9D evaluation
-
+        """, outro: """
         example:
           headtrack eval attitude ../shared/data/attitude --mode 9d
-        """
+        """)
+
+    public static let options = OptionTable(helpColumn: 16, [
+        .value("mode", "M", "9d (with magnetometer), 6d, or both (default both)", allowed: .words(["9d", "6d", "both"])),
+        .value("calibration", "FILE", """
+            apply this calibration file (gyro bias, magnetometer hard/soft iron) to every trace's
+            raw samples, through the same pipeline as 'headtrack run'
+            """),
+        .flag("no-auto-calibration", """
+            (with PATH) turn the background magnetometer calibration off, as 'replay --no-auto-calibration'
+            (it is on by default, as 'run' ships it): its effect is the difference
+            """),
+        .flag("json", "print JSON instead of a table"),
+        .flag("synthetic", """
+            score the built-in synthetic head motions (still, slow/fast turns, walking, a magnet
+            passing, gyro bias drift) instead of files
+            """),
+        .flag("loso", """
+            validate the filter's magnetic-disturbance settings (norm and dip tolerances, reference
+            time constant, new-field time and turning rate, recovery factor and longest recovery)
+            leave one trial out, in 9D: each at today's value and a step either side (the others
+            at today's, 15 candidates, each run once per trial); for each trial held out, the
+            candidate with the lowest mean total RMSE on the other trials, and the held-out RMSE
+            at it beside today's; how many folds kept each value; a CLIFF where a neighbour moves
+            a group mean by more than 0.25°; and the source of each value (VQF or ours).
+            About 15 times one 9D evaluation
+            """),
+    ])
 
     public static func run(_ arguments: inout Arguments) throws -> Int32 {
         let modeOption = try arguments.option("mode")

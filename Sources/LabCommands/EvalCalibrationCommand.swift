@@ -13,7 +13,7 @@ public enum EvalCalibrationCommand {
     // The forms under "also:" are not in the README's usage block yet (ReadmeUsageTests compares it with the
     // block before the first blank line): they join it when the README, whose sections are being moved into
     // docs/, can be edited again.
-    public static let help = """
+    public static let help = options.help("""
         usage: headtrack eval calibration PATH... [--clean-only] [--random N [--seed S]]
                headtrack eval calibration --background PATH... [--random N [--seed S]]
 
@@ -55,23 +55,26 @@ public enum EvalCalibrationCommand {
         of the field's strength about its median (%), of its dip (°), and of its azimuth in the
         gyro-and-gravity frame over 2 s windows where the head turns 30° or more (all constant for a right
         calibration in a still room); and the largest shift of the heading reference at a change.
-
-        options:
-          --clean-only   skip step 2
-          --background   the background calibration's evaluation (above)
-          --daily        the daily-life evaluation (above); files need a magnetometer, not truth
-          --loso         with --background: the leave-one-trial-out validation (above)
-          --seeds N      with --loso: random irons per trial (default 4, at most 50)
-          --fresh        with --daily: every file from nothing learned, not one session per wearer
-          --json         with --daily: per-recording and per-activity figures as JSON instead of the table
-          --random N     use N random distortions of the same size (30 µT hard iron in a random direction,
-                         gains ±20 %, cross terms ±0.12) instead of the three fixed ones
-          --seed S       seed for --random (default 1)
-
+        """, outro: """
         examples:
           headtrack eval calibration ../shared/data/attitude
           headtrack eval calibration --daily ../shared/data/daily/classyglass
-        """
+        """)
+
+    public static let options = OptionTable(helpColumn: 17, [
+        .flag("clean-only", "skip step 2"),
+        .flag("background", "the background calibration's evaluation (above)"),
+        .flag("daily", "the daily-life evaluation (above); files need a magnetometer, not truth"),
+        .flag("loso", "with --background: the leave-one-trial-out validation (above)"),
+        .value("seeds", "N", "with --loso: random irons per trial (default 4, at most 50)", allowed: .wholeNumbers(1...50)),
+        .flag("fresh", "with --daily: every file from nothing learned, not one session per wearer"),
+        .flag("json", "with --daily: per-recording and per-activity figures as JSON instead of the table"),
+        .value("random", "N", """
+            use N random distortions of the same size (30 µT hard iron in a random direction,
+            gains ±20 %, cross terms ±0.12) instead of the three fixed ones
+            """, allowed: .wholeNumbers(1...100)),
+        .value("seed", "S", "seed for --random (default 1)", allowed: .wholeNumbers(0...1_000_000_000_000_000)),
+    ])
 
     public static func run(_ arguments: inout Arguments) throws -> Int32 {
         let cleanOnly = arguments.flag("clean-only")
@@ -80,16 +83,10 @@ public enum EvalCalibrationCommand {
         let asJSON = arguments.flag("json")
         let fresh = arguments.flag("fresh")
         let loso = arguments.flag("loso")
-        let seeds = try arguments.double("seeds")
-        let randomCount = try arguments.double("random")
-        let seed = try arguments.double("seed") ?? 1
-        if let n = randomCount, !(n >= 1 && n <= 100 && n == n.rounded()) {
-            throw CommandError("--random must be a whole number from 1 to 100", status: 2)
-        }
-        guard seed >= 0 && seed <= 1e15 && seed == seed.rounded() else {
-            throw CommandError("--seed must be a whole number from 0 to 10^15", status: 2)
-        }
-        let distortions = cleanOnly ? [] : randomCount.map { MagnetometerDistortion.random(count: Int($0), seed: UInt64(seed)) }
+        let seeds = try arguments.integer("seeds")
+        let randomCount = try arguments.integer("random")
+        let seed = UInt64(try arguments.integer("seed") ?? 1)
+        let distortions = cleanOnly ? [] : randomCount.map { MagnetometerDistortion.random(count: $0, seed: seed) }
             ?? MagnetometerDistortion.standard
         let paths = try arguments.positionals()
         guard !paths.isEmpty else {
@@ -106,8 +103,7 @@ public enum EvalCalibrationCommand {
         if (loso || seeds != nil) && !background { throw CommandError("--loso and --seeds go with --background", status: 2) }
         if loso {
             if randomCount != nil { throw CommandError("--loso draws its own irons: give their number with --seeds, not --random", status: 2) }
-            if let n = seeds, !(n >= 1 && n <= 50 && n == n.rounded()) { throw CommandError("--seeds must be a whole number from 1 to 50", status: 2) }
-            return try runLOSO(paths, irons: Int(seeds ?? 4), seed: UInt64(seed))
+            return try runLOSO(paths, irons: seeds ?? 4, seed: seed)
         }
         if seeds != nil { throw CommandError("--seeds goes with --loso", status: 2) }
         var rows: [CalibrationEvaluation.Row] = []

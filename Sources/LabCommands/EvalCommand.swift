@@ -2,11 +2,9 @@ import Service
 import Formats
 import Commands
 /// A topic of `headtrack eval`: each lives in its own file and is listed in `EvalCommand.topics`.
-public protocol EvalTopic {
+public protocol EvalTopic: DocumentedCommand {
+    /// Its name after `eval` ("gestures").
     static var topic: String { get }
-    static var summary: String { get }
-    static var help: String { get }
-    static func run(_ arguments: inout Arguments) throws -> Int32
 }
 
 extension EvalSmoothingCommand: EvalTopic {}
@@ -18,6 +16,8 @@ struct EvalCommand: Command {
     static let name = "eval"
     static let summary = "measure attitude, gestures or smoothing on recordings and simulated motion"
     static let dispatchesSubcommands = true
+    /// The topics have the options; `eval` itself takes none.
+    static let options = OptionTable.none
 
     /// Every topic. Adding one = one file + one line here.
     static var topics: [any EvalTopic.Type] {
@@ -38,8 +38,8 @@ struct EvalCommand: Command {
         return s
     }
 
-    static var documentedSubcommands: [(name: String, summary: String, help: String)] {
-        topics.map { ($0.topic, $0.summary, $0.help) }
+    static var documentedSubcommands: [Subcommand] {
+        topics.map { Subcommand(name: $0.topic, summary: $0.summary, help: $0.help, options: $0.options) }
     }
 
     /// A topic's help with the exit statuses.
@@ -53,7 +53,7 @@ struct EvalCommand: Command {
         guard let topic = topics.first(where: { $0.topic == name }) else {
             throw CommandError("unknown topic \(Shown.quoted(name))\n\n" + Invocation.spelled(help, commands: [Self.name]), status: 2)
         }
-        var rest = Arguments(Array(all.dropFirst()), command: "eval \(name)")
+        var rest = Arguments(Array(all.dropFirst()), command: "eval \(name)", options: topic.options)
         if rest.wantsHelp {
             Console.out(Invocation.spelled(fullHelp(topic), commands: [Self.name]))
             return 0

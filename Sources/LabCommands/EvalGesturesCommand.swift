@@ -13,7 +13,7 @@ import Cohorts
 struct EvalGesturesCommand: EvalTopic {
     static let topic = "gestures"
     static let summary = "score nod/shake detection on recordings with labelled bouts"
-    static let help = """
+    static let help = options.help("""
         usage: headtrack eval gestures PATH... [--mount F,L,U|trace] [--detector default|classic] [--flicks]
                                        [--preset sensitive|normal|firm] [--nod-shake sensitive|normal|firm]
                                        [--cooldown S] [--ask | --single-always] [--swings N] [--json]
@@ -43,43 +43,63 @@ struct EvalGesturesCommand: EvalTopic {
         mid-gesture (a swing under way in the first sample), and four per distractor; it prints the share
         of windows each detector gets right (the gesture's label and not the other; no nod or shake in a
         distractor's window).
-
-        options:
-          --mount F,L,U     sensor axes that point forward, left and up, e.g. --mount=-x,z,y for the shared
-                            headphone recordings (default: none). With it a nod is pitch about the head's
-                            left-right axis and a tilt to a shoulder is not one; without it nod and shake
-                            still come out right, but roll cannot be told from pitch. Without it, files
-                            whose frame line says how they were worn get a note naming their --mount.
-                            --mount trace: each file's own `# mount:` line (none where it says unknown)
-          --ask             answer mode: as if a question were pending throughout, so single nods and
-                            shakes count (what `replay --ask` does)
-          --single-always   always-on, but single nods and shakes count too (config gestures.single
-                            "always")
-          --swings N        swings an always-on nod or shake needs (default 4: two cycles; 2 to 8)
-          --detector D      default (the product's detector) or classic (per-frame Δpitch/Δyaw > 0.04 rad,
-                            0.5 s cooldown, up/down → nod, left/right → shake; the baseline)
-          --flicks          also report up/down/left/right flicks (default detector)
-          --preset P        flick speed: sensitive 1.2, normal 2.4, firm 4.8 rad/s (default normal); for the
-                            classic detector, its per-frame threshold 0.02, 0.04, 0.08 rad
-          --nod-shake P     how gentle a nod or shake may be: every swing peaks at sensitive 20, normal 26,
-                            firm 46 °/s (default normal)
-          --cooldown S      minimum time between two reported gestures (default 0.5 s)
-          --cohort N        score on N synthetic wearers instead of recordings (1 to 10000)
-          --seed S          the cohort's seed (default 1)
-          --windows S       with --cohort: score S-second windows (0.2 to 10 s) instead of whole trials
-          --no-mount        with --cohort: do not tell the detector the wearers' mounts, as a headset
-                            configured without `mount` runs (roll cannot be told from pitch then)
-          --earbud          with --cohort: every wearer has an earbud instead (40–50 Hz, 5 Hz on-chip
-                            low-pass, 8-bit samples: the gyro clips at ±153 °/s, the accelerometer at ±4 g)
-          --json            print the results as JSON instead of a table
-
+        """, outro: """
         example:
           headtrack eval gestures ../shared/data/gestures --mount=-x,z,y
           headtrack eval gestures ../shared/data/gestures --detector classic --json
           headtrack eval gestures --cohort 200 --seed 7
           headtrack eval gestures --cohort 100 --windows 1
           headtrack eval gestures --cohort 100 --windows 1 --earbud
-        """
+        """)
+
+    static let options = OptionTable(helpColumn: 20, [
+        .value("mount", "F,L,U", """
+            sensor axes that point forward, left and up, e.g. --mount=-x,z,y for the shared
+            headphone recordings (default: none). With it a nod is pitch about the head's
+            left-right axis and a tilt to a shoulder is not one; without it nod and shake
+            still come out right, but roll cannot be told from pitch. Without it, files
+            whose frame line says how they were worn get a note naming their --mount.
+            --mount trace: each file's own `# mount:` line (none where it says unknown)
+            """),
+        .flag("ask", """
+            answer mode: as if a question were pending throughout, so single nods and
+            shakes count (what `replay --ask` does)
+            """),
+        .flag("single-always", """
+            always-on, but single nods and shakes count too (config gestures.single
+            "always")
+            """),
+        .value("swings", "N", "swings an always-on nod or shake needs (default 4: two cycles; 2 to 8)",
+               allowed: .wholeNumbers(2...8)),
+        .value("detector", "D", """
+            default (the product's detector) or classic (per-frame Δpitch/Δyaw > 0.04 rad,
+            0.5 s cooldown, up/down → nod, left/right → shake; the baseline)
+            """, allowed: .words(GestureEvaluation.Detector.allCases.map(\.rawValue))),
+        .flag("flicks", "also report up/down/left/right flicks (default detector)"),
+        .value("preset", "P", """
+            flick speed: sensitive 1.2, normal 2.4, firm 4.8 rad/s (default normal); for the
+            classic detector, its per-frame threshold 0.02, 0.04, 0.08 rad
+            """, allowed: .words(FlickPreset.allCases.map(\.rawValue))),
+        .value("nod-shake", "P", """
+            how gentle a nod or shake may be: every swing peaks at sensitive 20, normal 26,
+            firm 46 °/s (default normal)
+            """, allowed: .words(GesturePreset.allCases.map(\.rawValue))),
+        .value("cooldown", "S", "minimum time between two reported gestures (default 0.5 s)",
+               allowed: .numbers(ConfigLimits.gestureCooldown, said: "a time in seconds, \(ConfigLimits.text(ConfigLimits.gestureCooldown))")),
+        .value("cohort", "N", "score on N synthetic wearers instead of recordings (1 to 10000)", allowed: .wholeNumbers(1...10000)),
+        .value("seed", "S", "the cohort's seed (default 1)", allowed: .wholeNumbers(0...1_000_000_000_000_000)),
+        .value("windows", "S", "with --cohort: score S-second windows (0.2 to 10 s) instead of whole trials",
+               allowed: .numbers(0.2...10, said: "a window length from 0.2 to 10 s, e.g. --windows 1")),
+        .flag("no-mount", """
+            with --cohort: do not tell the detector the wearers' mounts, as a headset
+            configured without `mount` runs (roll cannot be told from pitch then)
+            """),
+        .flag("earbud", """
+            with --cohort: every wearer has an earbud instead (40–50 Hz, 5 Hz on-chip
+            low-pass, 8-bit samples: the gyro clips at ±153 °/s, the accelerometer at ±4 g)
+            """),
+        .flag("json", "print the results as JSON instead of a table"),
+    ])
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
         var evaluation = GestureEvaluation()
@@ -95,56 +115,36 @@ struct EvalGesturesCommand: EvalTopic {
         if evaluation.recognizer.listening && evaluation.recognizer.settings.singleGesturesAlways {
             throw CommandError("give --ask (a question pending) or --single-always (no question, single gestures taken), not both", status: 2)
         }
-        if let n = try arguments.double("swings") {
-            guard n >= 2, n <= 8, n == n.rounded() else {
-                throw CommandError("--swings must be a whole number of swings from 2 to 8 (4 is two cycles)", status: 2)
-            }
-            evaluation.recognizer.settings.alwaysOnNodHalfWaves = Int(n)
-            evaluation.recognizer.settings.alwaysOnShakeHalfWaves = Int(n)
+        if let n = try arguments.integer("swings") {
+            evaluation.recognizer.settings.alwaysOnNodHalfWaves = n
+            evaluation.recognizer.settings.alwaysOnShakeHalfWaves = n
         }
         if let d = try arguments.option("detector") {
-            guard let detector = GestureEvaluation.Detector(rawValue: d) else {
-                throw CommandError("--detector must be default or classic, not '\(d)'", status: 2)
-            }
-            evaluation.recognizer.detector = detector
+            evaluation.recognizer.detector = GestureEvaluation.Detector(rawValue: d)!  // one of its row's words
         }
         evaluation.recognizer.settings.flicks = arguments.flag("flicks")
         if let p = try arguments.option("preset") {
-            guard let preset = FlickPreset(rawValue: p) else {
-                throw CommandError("--preset must be sensitive, normal or firm, not '\(p)'", status: 2)
-            }
+            let preset = FlickPreset(rawValue: p)!  // one of its row's words
             evaluation.recognizer.settings.flickRate = preset.rate
             evaluation.recognizer.classicSettings.thresholdPerFrame = preset.classicThresholdPerFrame
         }
-        if let c = try arguments.double("cooldown", in: ConfigLimits.gestureCooldown, what: "a time in seconds, \(ConfigLimits.text(ConfigLimits.gestureCooldown))") {
+        if let c = try arguments.double("cooldown") {
             guard c >= 0 else { throw CommandError("--cooldown must be 0 s or more", status: 2) }
             evaluation.recognizer.settings.cooldown = c
             evaluation.recognizer.classicSettings.cooldown = c
         }
         if let p = try arguments.option("nod-shake") {
-            guard let preset = GesturePreset(rawValue: p) else {
-                throw CommandError("--nod-shake must be sensitive, normal or firm, not '\(p)'", status: 2)
-            }
-            evaluation.recognizer.settings.swingRate = preset.swingRate
+            evaluation.recognizer.settings.swingRate = GesturePreset(rawValue: p)!.swingRate  // one of its row's words
         }
-        if let n = try arguments.double("cohort") {
-            guard n >= 1, n <= 10000, n == n.rounded() else {
-                throw CommandError("--cohort must be a whole number of wearers from 1 to 10000", status: 2)
-            }
-            var seed: UInt64 = 1
-            if let s = try arguments.double("seed") {
-                guard s >= 0, s <= 1e15, s == s.rounded() else {
-                    throw CommandError("--seed must be a whole number from 0 to 10^15", status: 2)
-                }
-                seed = UInt64(s)
-            }
+        if let n = try arguments.integer("cohort") {
+            let seed = UInt64(try arguments.integer("seed") ?? 1)
             let windowSeconds = try arguments.double("windows")
             let mountKnown = !arguments.flag("no-mount")
             let devices: CohortDevices = arguments.flag("earbud") ? .earbud : .mixed
             guard try arguments.positionals().isEmpty else {
                 throw CommandError("give either recordings or --cohort N, not both", status: 2)
             }
-            let cohort = GestureCohort(wearers: Int(n), seed: seed, devices: devices)
+            let cohort = GestureCohort(wearers: n, seed: seed, devices: devices)
             // Progress on stderr, a line per kind and detector (the table on stdout stays clean): 200 wearers
             // take about a minute.
             var steps = 2 * CohortKind.allCases.count
@@ -156,9 +156,6 @@ struct EvalGesturesCommand: EvalTopic {
                 }
             }
             if let w = windowSeconds {
-                guard w >= 0.2, w <= 10 else {
-                    throw CommandError("--windows must be a window length from 0.2 to 10 s, e.g. --windows 1", status: 2)
-                }
                 func scores(_ d: GestureEvaluation.Detector, _ opening: GestureCohortWindows.Opening,
                             _ kinds: [CohortKind]) -> ([GestureCohortWindows.KindScore], String) {
                     var e = GestureCohortEvaluation(cohort: cohort, recognizer: evaluation.recognizer.running(d))

@@ -9,7 +9,7 @@ import Formats
 public enum EvalSmoothingCommand {
     public static let topic = "smoothing"
     public static let summary = "settling, lag, jitter and wrap behaviour of the heading smoothers at 30/60/120 Hz"
-    public static let help = """
+    public static let help = options.help("""
         usage: headtrack eval smoothing [--json] [--data DIR]
 
         Runs each heading smoother (and the raw heading as reference) at 30, 60 and 120 Hz display rates, in
@@ -19,16 +19,19 @@ public enum EvalSmoothingCommand {
           jitter   RMS degrees at rest with 1° RMS noise on the raw heading, and on the still stretches of
                    real recordings (raw heading from the 9D attitude filter + tilt-compensated compass)
           wrap     turns and jumps across north both ways: the display never moves the long way
-
-        options:
-          --json       print JSON instead of a table
-          --data DIR   directory of imu-trace v1 recordings with magnetometer (default: shared/data/attitude
-                       found beside the repository or the binary; without one the recorded jitter column is
-                       left empty, and the report says so)
-
+        """, outro: """
         example:
           headtrack eval smoothing --data ../shared/data/attitude
-        """
+        """)
+
+    public static let options = OptionTable(helpColumn: 15, [
+        .flag("json", "print JSON instead of a table"),
+        .value("data", "DIR", """
+            directory of imu-trace v1 recordings with magnetometer (default: shared/data/attitude
+            found beside the repository or the binary; without one the recorded jitter column is
+            left empty, and the report says so)
+            """),
+    ])
 
 
     public static func run(_ arguments: inout Arguments) throws -> Int32 {
