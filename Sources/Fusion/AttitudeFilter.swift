@@ -111,8 +111,16 @@ public struct AttitudeFilter: Sendable {
         guard current.hasHeadingReference, f.isFinite else { return false }
         let norm = f.length
         let dip = AttitudeFilter.dipAngle(earthField: f)
-        return abs(norm - current.magNormReference) < settings.magNormTolerance * current.magNormReference
-            && abs(dip - current.magDipReference) < settings.magDipTolerance
+        return fieldMatches(norm: norm, dip: dip, referenceNorm: current.magNormReference, referenceDip: current.magDipReference)
+    }
+
+    /// The trust test, in one place: a field of this strength and dip is the same field as the reference when
+    /// both are within the tolerances (`magNormTolerance` as a fraction of the reference's strength,
+    /// `magDipTolerance`). Used for each sample against the learned field and a candidate new one, and for a
+    /// new calibration's field (`agreesWithReference`).
+    @inline(__always) private func fieldMatches(norm: Double, dip: Double, referenceNorm: Double, referenceDip: Double) -> Bool {
+        abs(norm - referenceNorm) < settings.magNormTolerance * referenceNorm
+            && abs(dip - referenceDip) < settings.magDipTolerance
     }
 
     /// Whether a field (in the gyro-and-gravity frame, as for `agreesWithReference`) points where the heading
@@ -342,9 +350,8 @@ public struct AttitudeFilter: Sendable {
             learnMagReference(norm: norm, dip: dip)
         }
 
-        let tolerance = settings.magNormTolerance * current.magNormReference
-        let fitsReference = abs(norm - current.magNormReference) < tolerance
-            && abs(dip - current.magDipReference) < settings.magDipTolerance
+        let fitsReference = fieldMatches(norm: norm, dip: dip, referenceNorm: current.magNormReference,
+                                         referenceDip: current.magDipReference)
         if fitsReference {
             current.isMagneticallyDisturbed = false
             current.magNormReference += (norm - current.magNormReference) * magCoefficients.magReference
@@ -407,8 +414,7 @@ public struct AttitudeFilter: Sendable {
 
     private mutating func trackCandidate(norm: Double, dip: Double, rate: Double, dt: Double) {
         let fitsCandidate = current.magCandidateTime > 0
-            && abs(norm - current.magCandidateNorm) < settings.magNormTolerance * current.magCandidateNorm
-            && abs(dip - current.magCandidateDip) < settings.magDipTolerance
+            && fieldMatches(norm: norm, dip: dip, referenceNorm: current.magCandidateNorm, referenceDip: current.magCandidateDip)
         if fitsCandidate {
             current.magCandidateNorm += (norm - current.magCandidateNorm) * magCoefficients.magReference
             current.magCandidateDip += (dip - current.magCandidateDip) * magCoefficients.magReference
