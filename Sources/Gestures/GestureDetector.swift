@@ -27,7 +27,8 @@ public protocol GestureRecognizer: Sendable {
 /// about any horizontal axis (nod and shake still come out right, but a tilt looks like a nod).
 ///
 /// A gesture is a run of alternating swings, not made by a head that moves more than a rotation about the neck
-/// explains (heel strikes, a boxer's dodges, slips and rolls; needs the accelerometer), a nod not inside an ongoing
+/// explains (heel strikes, a boxer's dodges, slips and rolls; needs the accelerometer) nor by a body in flight
+/// between running steps (the head in free fall, `Settings.freeFallForce`), a nod not inside an ongoing
 /// gait rhythm, a shake that reverses without a hold (a glance's head drifts on while the eyes hold the target) and
 /// stays within a shake's range of where the head rested (from two cycles on, of its oscillation's centre), and,
 /// for a single gesture, one that begins from a head not already swinging (see `Settings` for the gesture model
@@ -100,6 +101,11 @@ public struct GestureDetector: GestureRecognizer {
     private var turnFitWeight = 0.0
     /// Whether any accelerometer sample came in (without one the carriage rule cannot apply).
     private var hasAccel = false
+    /// How long the head's specific force has been below `freeFallForce` (s), and the latest flight
+    /// (`minFlight` or longer): when it was last seen and how long it had lasted then (`Settings.freeFallForce`).
+    private var fallingFor = 0.0
+    private var lastFlightAt = -Double.infinity
+    private var lastFlight = 0.0
     /// The completing swing (its run's start and its number in the run) a carriage rule last refused, per
     /// gesture axis: evidence that the body carried the head does not expire while that swing goes on, so a
     /// later sample of the same swing is not judged again (the peak holds decay and the allowance grows with
@@ -211,7 +217,7 @@ public struct GestureDetector: GestureRecognizer {
             horizontalRate = Vector3(smoothedGyro.x, smoothedGyro.y, 0)
             nodRate = Vector3(0, smoothedGyro.y, 0)
         }
-        trackCarriage(accel: accel, up: up, dt: dt, alpha: alpha)
+        trackCarriage(accel: accel, up: up, t: t, dt: dt, alpha: alpha)
 
         let nodWave = nod.update(t: t, dt: dt, rate: nodRate, other: smoothedGyro - nodRate, headBriskAt: headBriskAt)
         let shakeWave = shake.update(t: t, dt: dt, rate: verticalRate, other: horizontalRate, headBriskAt: headBriskAt)
@@ -256,7 +262,7 @@ public struct GestureDetector: GestureRecognizer {
 
     /// Updates the peak holds of the head's linear acceleration and of its rotation.
     @inline(__always)
-    private mutating func trackCarriage(accel: Vector3?, up: Vector3, dt: Double, alpha: Double) {
+    private mutating func trackCarriage(accel: Vector3?, up: Vector3, t: Double, dt: Double, alpha: Double) {
         let k = cachedDecay
         let change = smoothedGyro - previousRate
         let inverseDtSquared = 1 / (dt * dt)
@@ -269,6 +275,12 @@ public struct GestureDetector: GestureRecognizer {
         yawRateHeldSquared = Swift.max(yawRateSquared, yawRateHeldSquared * cachedDecaySquared)
         previousYawRate = yawRate
         guard let a = accel else { return }
+        if a.dot(a) < settings.freeFallForce * settings.freeFallForce {
+            fallingFor += dt
+            if fallingFor >= settings.minFlight { lastFlightAt = t; lastFlight = fallingFor }
+        } else {
+            fallingFor = 0
+        }
         let linear = a - up * Units.standardGravity
         if !hasAccel { smoothedLinear = linear }
         hasAccel = true
@@ -372,6 +384,10 @@ public struct GestureDetector: GestureRecognizer {
             }
         }
         v.check(.pause, c.pause, settings.maxTurnPause)
+        if hasAccel {
+            // The body was airborne during the run (a running step's flight): gait carries the head.
+            v.check(.inFlight, lastFlightAt >= c.runStart ? lastFlight : 0, 0)
+        }
         // A gesture shorter than always-on's (the single one a question allows) begins from rest; a run refused
         // that way at its second swing is not taken at its third either: it began while the head was busy.
         if c.swings < (isNod ? settings.alwaysOnNodHalfWaves : settings.alwaysOnShakeHalfWaves) {

@@ -285,6 +285,22 @@ extension GestureDetector {
         /// acceleration (evidence with hysteresis, not a verdict that flickers sample to sample).
         public var carriageRefusalHolds = true
 
+        /// A gesture is made by a head the body holds up; a running body is airborne between its steps, and so
+        /// is the head it carries: its specific force falls to nearly nothing (free fall). The head's
+        /// specific force below `freeFallForce` for `minFlight` or longer, ending after a run's first swing began
+        /// (or still going on), says the wearer is running or jumping, and that run is gait, not a gesture, in
+        /// either mode. Needs the accelerometer; without it the rule is off. 0.3 g: the low end of the 300–600 mg free-fall threshold an accelerometer
+        /// maker recommends for drop detection (ADXL345 datasheet), over the magnitude of all three axes; a
+        /// supported head's vigorous shaking dips no lower than 0.24 g (the shared headphone shakes, 30 Hz).
+        public var freeFallForce = 0.3 * Units.standardGravity
+
+        /// The shortest time below `freeFallForce` that counts as a flight (s): 0.05 s. A running step's flight
+        /// lasts about 0.1 s at the head (the shared running recordings below 0.3 g: median 0.06 s, p90
+        /// 0.14 s per step); one sample of an earbud (25–50 Hz) is 0.02–0.04 s, so a single noisy sample
+        /// is no flight. (A drop detector waits 100–350 ms, ADXL345 datasheet: a dropped device falls for
+        /// longer than a runner flies.)
+        public var minFlight = 0.05
+
         /// Minimum time between two reported gestures (s): 0.5 s. Each gesture is reported once anyway (its
         /// run must end before another can start); this keeps a nod's cross-talk from reporting a shake.
         public var cooldown = 0.5

@@ -4,7 +4,7 @@ import Geometry
 /// by the names `replay --explain` prints.
 public enum GestureRule: Int, CaseIterable, Sendable {
     case leadIn, restBefore, carried, farPause, carriedSideways, turnPivot, excursion, pause, swingBigEnough, swingNotTooWide,
-         noseDown, cooldown
+         noseDown, inFlight, cooldown
 
     /// What `replay --explain` prints and the stream's `explain` lines send (a static string: no allocation).
     public var name: StaticString {
@@ -19,6 +19,7 @@ public enum GestureRule: Int, CaseIterable, Sendable {
         case .pause: return "reversal hold"
         case .swingBigEnough, .swingNotTooWide: return "widest swing"
         case .noseDown: return "nose-down start"
+        case .inFlight: return "in flight"
         case .cooldown: return "cooldown"
         }
     }
@@ -26,7 +27,7 @@ public enum GestureRule: Int, CaseIterable, Sendable {
     /// The unit values are printed and sent in, and the factor from the SI value stored.
     public var unit: (name: StaticString, factor: Double) {
         switch self {
-        case .leadIn, .restBefore, .farPause, .pause, .cooldown: return ("s", 1)
+        case .leadIn, .restBefore, .farPause, .pause, .inFlight, .cooldown: return ("s", 1)
         case .carried, .carriedSideways: return ("m/s²", 1)
         case .turnPivot: return ("m", 1)
         case .excursion, .swingBigEnough, .swingNotTooWide, .noseDown: return ("°", Units.degreesPerRadian)
