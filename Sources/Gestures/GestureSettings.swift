@@ -88,6 +88,15 @@ extension GestureDetector {
         /// of the model and above the ±1.5° of talking and chewing.
         public var minSwingAngle = HeadGestureFacts.minSwingAngle
 
+        /// From a run's fourth swing on, a swing counts from this fraction of `minSwingAngle`: 1/2 (1.5°). The
+        /// evidence that starts an oscillation is stricter than what continues it, as a swing itself starts at
+        /// `activeRate` and ends at half of it; and a nod's later cycles are smaller than its first [Mori, Den &
+        /// Jokinen 2025: the last cycle smaller]. Three swings of 3° or more have made it an oscillation already;
+        /// a quick shake's fourth swing at 30 Hz measures 2–3° (2–3 samples of a 5–7 Hz shake after the
+        /// low-pass), and without this the run ended one swing short of always-on's two cycles. Measured in
+        /// docs/gestures.md.
+        public var continuingSwingFraction = 0.5
+
         /// Longest swing, measured between the threshold crossings: 0.7 s. The slowest gesture of the model
         /// (0.8 Hz, i.e. 0.62 s a swing) fits; looking around (20–60 °/s over 20–90°) takes longer.
         public var maxHalfWaveDuration = HeadGestureFacts.maxSwingDuration

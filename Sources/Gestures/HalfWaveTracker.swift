@@ -72,6 +72,8 @@ struct SwingLimits: Sendable {
     var maxHalfWaveDuration: Double
     var dominance: Double
     var minSwingAngle: Double
+    /// The smallest swing that continues a run of three or more (rad).
+    var continuingSwingAngle: Double
     /// cos of `alternationTolerance`, computed once.
     var alternationCosine: Double
     var maxGap: Double
@@ -93,7 +95,8 @@ struct SwingLimits: Sendable {
 
     init(_ s: GestureDetector.Settings, pausesAtReversals: Bool) {
         activeRate = s.activeRate; swingRate = s.swingRate; maxHalfWaveDuration = s.maxHalfWaveDuration
-        dominance = s.dominance; minSwingAngle = s.minSwingAngle; alternationCosine = cos(s.alternationTolerance)
+        dominance = s.dominance; minSwingAngle = s.minSwingAngle
+        continuingSwingAngle = s.minSwingAngle * s.continuingSwingFraction; alternationCosine = cos(s.alternationTolerance)
         maxGap = s.maxGap; chainGap = s.chainGap; gesturePause = s.gesturePause
         peakPassedFraction = s.peakPassedFraction
         longestReversalPause = pausesAtReversals ? .infinity : s.maxTurnPause
@@ -301,7 +304,7 @@ struct HalfWaveTracker: Sendable {
         if oneGesturePerOscillation && oscillationReported { return nil }
         guard peak >= limits.swingRate, previousComponent <= limits.peakPassedFraction * peak,
               t - start <= limits.maxHalfWaveDuration, peak >= limits.dominance * otherChange,
-              rotation.length >= limits.minSwingAngle, alternates(rotation.normalized, start: start)
+              rotation.length >= minimumAngle, alternates(rotation.normalized, start: start)
         else { return nil }
         let signedPosition = runPosition + rotation.dot(runAxis)
         let position = abs(signedPosition)
@@ -314,6 +317,11 @@ struct HalfWaveTracker: Sendable {
                           restBefore: runRestBefore, headRestBefore: runHeadRestBefore, watchedBefore: runWatchedBefore,
                           halfRange: (Swift.max(runHighest, signedPosition) - Swift.min(runLowest, signedPosition)) / 2)
     }
+
+    /// The smallest swing that counts now: `minSwingAngle`, or, for a run already three swings long, the smaller
+    /// `continuingSwingAngle` (`GestureDetector.Settings.continuingSwingFraction`).
+    @inline(__always)
+    private var minimumAngle: Double { runLength >= 3 ? limits.continuingSwingAngle : limits.minSwingAngle }
 
     /// A new oscillation begins at `t`: it may be a new gesture.
     private mutating func startChain(at t: Double) {
@@ -336,7 +344,7 @@ struct HalfWaveTracker: Sendable {
         let qualifies = peak >= limits.swingRate
             && end - start <= limits.maxHalfWaveDuration
             && (peak >= limits.dominance * otherChange || beganUnseen)
-            && angle >= limits.minSwingAngle
+            && angle >= minimumAngle
         let axis = rotation.normalized
         let stillBefore = start - lastSwingEnd
         lastSwingEnd = end
