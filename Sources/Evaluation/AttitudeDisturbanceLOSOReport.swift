@@ -88,11 +88,7 @@ public enum AttitudeDisturbanceLOSOReport {
             + "and each setting one step either side with the others at today's), 9D with the background calibration on (as run ships it);\n"
             + "for each held-out trial the candidate with the lowest mean 9D total RMSE on the other trials (ties to today's), "
             + "then the held-out trial's total RMSE (°) at the chosen values and at today's\n\n"
-        s += "setting                    today    steps tried     source of today's value\n"
-        for setting in L.Setting.allCases {
-            s += pad(setting.rawValue, 27) + pad(setting.text(setting.today), 9)
-                + pad(setting.neighbours.map(setting.text).joined(separator: ", "), 16) + setting.source + "\n"
-        }
+        s += settingsLines()
         s += "\n" + pad("held out", width) + pad("chosen", 28) + "chosen  today   change\n"
         for (t, name) in m.trials.enumerated() {
             let c = f.chosen[t]
