@@ -1,12 +1,13 @@
 import Fusion
 import Geometry
+import Tracking
 import Formats
 
 /// `eval attitude --loso`: a validation of the attitude filter's magnetic-disturbance settings that cannot be
 /// fitted. Each setting is tried at today's value and a step either side, the others at today's (a star, not
-/// every combination: 15 candidates, each run once per trial). For each trial held out, the candidate with
-/// the lowest mean 9D total RMSE on the other trials is chosen, and the held-out trial is scored with it,
-/// beside today's values.
+/// every combination: 15 candidates, each run once per trial, or also under random irons with `--seeds`:
+/// see the extension below). For each trial held out, the candidate with the lowest mean 9D total RMSE on
+/// the other trials is chosen, and the held-out trial is scored with it, beside today's values.
 public enum AttitudeDisturbanceLOSO {
     /// One disturbance setting of `AttitudeFilter.Settings`: the steps tried and where today's value comes from.
     public enum Setting: String, Sendable, CaseIterable {
@@ -127,4 +128,82 @@ public enum AttitudeDisturbanceLOSO {
     /// values marks the setting as sitting on a cliff: a quarter of a degree is about 10 % of the undisturbed
     /// mean and more than the undisturbed margin over VQF (2.70° against 2.84°).
     public static let cliff = 0.25
+}
+
+/// `eval attitude --loso --seeds N`: the same choice, with every trial also replayed under random irons on
+/// the raw magnetometer (`BackgroundCalibrationLOSO.randomIrons`), the background calibration on as `run` ships
+/// it and no calibration file, as the calibration's own leave-one-out puts them: each iron from the start
+/// (scored from `Times.learnBy`), each replaced by the next at `Times.changeAt` (scored from `Times.relearnBy`).
+extension AttitudeDisturbanceLOSO {
+    public typealias Times = BackgroundCalibrationEvaluation.Times
+    public typealias Kind = BackgroundCalibrationLOSO.Run.Kind
+
+    /// One version of a trial every candidate runs on: the recording as it is or under an iron, and the time
+    /// from which it is scored.
+    public struct Variant: Sendable {
+        public var kind: Kind
+        public var iron: String
+        public var trace: Trace
+        public var scoredFrom: Double
+    }
+
+    /// One candidate's 9D total RMSE (°) on one variant.
+    public struct Run: Sendable, Equatable {
+        public var kind: Kind
+        public var iron: String
+        public var totalDeg: Double
+        public init(kind: Kind, iron: String = "", totalDeg: Double) {
+            self.kind = kind; self.iron = iron; self.totalDeg = totalDeg
+        }
+    }
+
+    /// The recording as it is (scored whole), each iron from the start, and each iron replaced by the next
+    /// one at `times.changeAt` (the last by the first), the iron on the raw magnetometer samples only.
+    public static func variants(_ trace: Trace, irons: [MagnetometerDistortion], times: Times = .init()) -> [Variant] {
+        var out = [Variant(kind: .none, iron: "", trace: trace, scoredFrom: -.infinity)]
+        for iron in irons {
+            out.append(Variant(kind: .fromStart, iron: iron.name, trace: iron.applied(to: trace), scoredFrom: times.learnBy))
+        }
+        for (k, iron) in irons.enumerated() {
+            let next = irons[(k + 1) % irons.count]
+            out.append(Variant(kind: .changed, iron: iron.name + ">" + next.name,
+                               trace: BackgroundCalibrationLOSO.changed(trace, from: iron, to: next, at: times.changeAt),
+                               scoredFrom: times.relearnBy))
+        }
+        return out
+    }
+
+    /// `candidate` on `variant`: the product's pipeline with the background calibration on and no calibration
+    /// file, 9D total RMSE over the moving samples with truth from `variant.scoredFrom` on (NaN if none).
+    public static func run(_ variant: Variant, candidate: Candidate) -> Run {
+        var settings = candidate.settings
+        settings.useMagnetometer = true
+        let all = AttitudeEvaluation.estimates(for: variant.trace, settings: settings, autoCalibration: true)
+        var estimated: [Quaternion] = [], truths: [Quaternion] = []
+        for (record, q) in zip(variant.trace.records, all) where record.moving == true && record.t >= variant.scoredFrom {
+            guard let truth = record.truth else { continue }
+            estimated.append(q)
+            truths.append(truth)
+        }
+        let total = estimated.isEmpty ? .nan
+            : AttitudeScoring.rmse(estimates: estimated, truths: truths, removeHeadingOffset: false).totalDegrees
+        return Run(kind: variant.kind, iron: variant.iron, totalDeg: total)
+    }
+
+    /// A candidate's score on a trial: the plain mean of its runs there (as recorded, and every iron run).
+    public static func trialScore(_ runs: [Run]) -> Double {
+        runs.map(\.totalDeg).reduce(0, +) / Double(Swift.max(1, runs.count))
+    }
+
+    /// The mean of the runs under an iron (from the start and changed), NaN when there are none.
+    public static func ironMean(_ runs: [Run]) -> Double {
+        let irons = runs.filter { $0.kind != .none }
+        return irons.isEmpty ? .nan : trialScore(irons)
+    }
+
+    /// The candidate chosen for `heldOut` from `runs[candidate][trial]`: each trial scored by `trialScore`,
+    /// then `choose` on those (lowest mean on the other trials, ties to today's).
+    public static func choose(runs: [[[Run]]], candidates: [Candidate], heldOut: Int) -> Int {
+        choose(runs.map { $0.map(trialScore) }, candidates: candidates, heldOut: heldOut)
+    }
 }

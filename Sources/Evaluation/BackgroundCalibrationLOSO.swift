@@ -78,14 +78,21 @@ public enum BackgroundCalibrationLOSO {
             out.append(Run(kind: .fromStart, excess: heading(iron.applied(to: trace), from: times.learnBy) - reference.learnBy))
         }
         for (k, iron) in irons.enumerated() {
-            let next = irons[(k + 1) % irons.count]
-            var bent = trace
-            for i in bent.records.indices {
-                if let m = bent.records[i].mag { bent.records[i].mag = (bent.records[i].t < times.changeAt ? iron : next).apply(m) }
-            }
+            let bent = changed(trace, from: iron, to: irons[(k + 1) % irons.count], at: times.changeAt)
             out.append(Run(kind: .changed, excess: heading(bent, from: times.relearnBy) - reference.relearnBy))
         }
         return out
+    }
+
+    /// The trace with `iron` on its magnetometer samples before `changeAt` and `next` from then on (an iron
+    /// replaced part-way, as when a headset is put on another frame); everything else unchanged.
+    public static func changed(_ trace: Trace, from iron: MagnetometerDistortion, to next: MagnetometerDistortion,
+                               at changeAt: Double) -> Trace {
+        var bent = trace
+        for i in bent.records.indices {
+            if let m = bent.records[i].mag { bent.records[i].mag = (bent.records[i].t < changeAt ? iron : next).apply(m) }
+        }
+        return bent
     }
 
     /// The reference: the clean recording with the background calibration off, scored from each start.

@@ -14,7 +14,7 @@ public enum EvalAttitudeCommand {
     public static let help = options.help("""
         usage: headtrack eval attitude PATH... [--mode 9d|6d|both] [--calibration FILE] [--json]
                headtrack eval attitude --synthetic [--mode 9d|6d|both] [--json]
-               headtrack eval attitude --loso PATH... [--calibration FILE] [--json]
+               headtrack eval attitude --loso PATH... [--seeds N [--seed S]] [--calibration FILE] [--json]
 
         Runs the attitude filter causally (default settings) over each imu-trace v1 file with truth columns
         (a directory means every *.csv in it) and prints, per trial and per group, the RMSE in degrees of
@@ -55,6 +55,17 @@ public enum EvalAttitudeCommand {
             a group mean by more than 0.25°; and the source of each value (VQF or ours).
             About 15 times one 9D evaluation
             """),
+        .value("seeds", "N", """
+            with --loso: also replay every trial under N random irons on the raw magnetometer
+            (those of 'eval calibration --background --loso': hard 10-60 µT, soft axis gains
+            0.8-1.25 about random axes; seed S plus the trial's index), with the background
+            calibration on and no calibration file: each iron from the start (scored from 60 s)
+            and each replaced by the next at 60 s (scored from 120 s). A candidate's score on a
+            trial is then the mean total RMSE of its 2N + 1 runs there (as recorded, whole trial,
+            and the 2N iron runs); the held-out figures are shown as recorded and as the mean
+            under irons. 0 (the default): as recorded only. About 2N + 1 times as long
+            """, allowed: .wholeNumbers(0...50)),
+        .value("seed", "S", "with --seeds: the first trial's irons' seed (default 1)", allowed: .wholeNumbers(0...1_000_000_000_000_000)),
     ])
 
     public static func run(_ arguments: inout Arguments) throws -> Int32 {
@@ -63,12 +74,24 @@ public enum EvalAttitudeCommand {
         let asJSON = arguments.flag("json")
         let synthetic = arguments.flag("synthetic")
         let autoCalibration = !arguments.flag("no-auto-calibration")
-        let calibration = try CalibrationOption.load(try arguments.option("calibration"))
+        let calibrationPath = try arguments.option("calibration")
+        let calibration = try CalibrationOption.load(calibrationPath)
         let loso = arguments.flag("loso")
+        let seeds = try arguments.integer("seeds")
+        let seedOption = try arguments.integer("seed")
         let paths = try arguments.positionals()
+        if (seeds != nil || seedOption != nil) && !loso { throw CommandError("--seeds and --seed go with --loso", status: 2) }
+        if seedOption != nil && (seeds ?? 0) == 0 { throw CommandError("--seed chooses the irons of --seeds N (N > 0): give --seeds too", status: 2) }
         if loso {
             guard !synthetic, modeOption == nil || modeOption == "9d" else {
                 throw CommandError("--loso scores recordings in 9D: it takes no --synthetic or --mode other than 9d", status: 2)
+            }
+            if let n = seeds, n > 0 {
+                guard calibrationPath == nil, autoCalibration else {
+                    throw CommandError("--seeds replays under random irons with the background calibration on and no calibration file: "
+                        + "it takes no --calibration or --no-auto-calibration", status: 2)
+                }
+                return try runLOSO(paths, irons: n, seed: UInt64(seedOption ?? 1), asJSON: asJSON)
             }
             return try runLOSO(paths, calibration: calibration, autoCalibration: autoCalibration, asJSON: asJSON)
         }
@@ -137,6 +160,30 @@ public enum EvalAttitudeCommand {
             }
         }
         let measured = AttitudeDisturbanceLOSOReport.Measured(trials: names, candidates: candidates, rmse: rmse)
+        Console.write(1, asJSON ? AttitudeDisturbanceLOSOReport.json(measured) : AttitudeDisturbanceLOSOReport.table(measured))
+        return 0
+    }
+
+    /// `--loso --seeds N`: every candidate on every trial as recorded and under N random irons from the start and
+    /// changed part-way (the variants made once per trial), then the held-out choices on each trial's mean.
+    static func runLOSO(_ paths: [String], irons: Int, seed: UInt64, asJSON: Bool) throws -> Int32 {
+        let files = try expand(paths)
+        guard files.count >= 2 else { throw CommandError("--loso needs at least two trials to leave one out", status: 2) }
+        let candidates = AttitudeDisturbanceLOSO.grid
+        var runs = [[[AttitudeDisturbanceLOSO.Run]]](repeating: [], count: candidates.count)
+        var names: [String] = []
+        for (t, file) in files.enumerated() {
+            let trace = try readNineAxisWithTruth(file)
+            names.append(AttitudeEvaluation.trialName(path: file))
+            let variants = AttitudeDisturbanceLOSO.variants(trace, irons: BackgroundCalibrationLOSO.randomIrons(count: irons, seed: seed &+ UInt64(t)))
+            for (c, candidate) in candidates.enumerated() {
+                Console.err("\(Invocation.program) eval attitude --loso: trial \(t + 1)/\(files.count) candidate \(c + 1)/\(candidates.count) (\(variants.count) runs)")
+                runs[c].append(variants.map { AttitudeDisturbanceLOSO.run($0, candidate: candidate) })
+            }
+        }
+        let measured = AttitudeDisturbanceLOSOReport.Measured(
+            trials: names, candidates: candidates, rmse: runs.map { $0.map { $0[0].totalDeg } },
+            irons: .init(perTrial: irons, seed: seed, runs: runs))
         Console.write(1, asJSON ? AttitudeDisturbanceLOSOReport.json(measured) : AttitudeDisturbanceLOSOReport.table(measured))
         return 0
     }
