@@ -179,12 +179,7 @@ extension AttitudeDisturbanceLOSO {
         var settings = candidate.settings
         settings.useMagnetometer = true
         let all = AttitudeEvaluation.estimates(for: variant.trace, settings: settings, autoCalibration: true)
-        var estimated: [Quaternion] = [], truths: [Quaternion] = []
-        for (record, q) in zip(variant.trace.records, all) where record.moving == true && record.t >= variant.scoredFrom {
-            guard let truth = record.truth else { continue }
-            estimated.append(q)
-            truths.append(truth)
-        }
+        let (estimated, truths) = AttitudeEvaluation.scored(all, of: variant.trace, from: variant.scoredFrom)
         let total = estimated.isEmpty ? .nan
             : AttitudeScoring.rmse(estimates: estimated, truths: truths, removeHeadingOffset: false).totalDegrees
         return Run(kind: variant.kind, iron: variant.iron, totalDeg: total)

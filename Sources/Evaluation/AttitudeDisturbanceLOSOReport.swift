@@ -79,102 +79,46 @@ public enum AttitudeDisturbanceLOSOReport {
         }
     }
 
+    /// The table: one column group (chosen, today's, change) for the recordings as they are, and with `--seeds`
+    /// a second for the mean under irons; every other line is the same either way.
     public static func table(_ m: Measured) -> String {
         typealias L = AttitudeDisturbanceLOSO
         let f = Findings(m)
-        if m.irons != nil { return ironTable(m, f) }
+        let columns = [m.rmse] + (f.ironMean.map { [$0] } ?? [])
         let width = Swift.max(34, (m.trials.map(\.count).max() ?? 0) + 2)
-        var s = "attitude filter's magnetic-disturbance settings, leave one trial out: \(m.candidates.count) candidates (today's values, "
-            + "and each setting one step either side with the others at today's), 9D with the background calibration on (as run ships it);\n"
-            + "for each held-out trial the candidate with the lowest mean 9D total RMSE on the other trials (ties to today's), "
-            + "then the held-out trial's total RMSE (°) at the chosen values and at today's\n\n"
+        var s = m.irons.map { introduction(m, irons: $0) } ?? introduction(m)
         s += settingsLines()
-        s += "\n" + pad("held out", width) + pad("chosen", 28) + "chosen  today   change\n"
-        for (t, name) in m.trials.enumerated() {
-            let c = f.chosen[t]
-            s += pad(name, width) + pad(m.candidates[c].description, 28) + leftPad(fixed(m.rmse[c][t], 2), 6)
-                + leftPad(fixed(m.rmse[f.todayIndex][t], 2), 7) + leftPad(signed(m.rmse[c][t] - m.rmse[f.todayIndex][t]), 9) + "\n"
-        }
-        let rows = f.groups.map { ("mean " + $0.0.rawValue + " (\($0.1.count))", $0.1) } + [("mean, all (\(m.trials.count))", Array(m.trials.indices))]
-        for (label, members) in rows {
-            let chosenMean = f.heldOutMean(m, trials: members), todayMean = f.mean(m, candidate: f.todayIndex, trials: members)
-            s += pad(label, width) + pad("", 28) + leftPad(fixed(chosenMean, 2), 6) + leftPad(fixed(todayMean, 2), 7)
-                + leftPad(signed(chosenMean - todayMean), 9) + "\n"
-        }
-        s += "\nfolds that kept today's value: "
-            + f.keptToday.map { "\($0.0.rawValue) \($0.1)/\(m.trials.count)" }.joined(separator: ", ") + "\n"
-        s += "\nevery candidate on every trial: group means of the 9D total RMSE (°), change against today's; "
-            + "CLIFF where a one-step neighbour moves a group mean by more than \(fixed(L.cliff, 2))°\n"
-        let cliffs = f.cliffs(m)
-        for (c, candidate) in m.candidates.enumerated() {
-            s += "  " + pad(candidate.description, 30)
-            for (g, members) in f.groups {
-                let mean = f.mean(m, candidate: c, trials: members)
-                s += "  " + g.rawValue + " " + fixed(mean, 2)
-                if c != f.todayIndex { s += " (" + signed(mean - f.mean(m, candidate: f.todayIndex, trials: members)) + ")" }
-            }
-            if cliffs.contains(where: { $0.candidate == c }) { s += "  CLIFF" }
-            s += "\n"
-        }
-        s += cliffs.isEmpty ? "no setting on a cliff\n"
-            : "on a cliff: " + Set(cliffs.compactMap { m.candidates[$0.candidate].changed?.setting.rawValue }).sorted().joined(separator: ", ") + "\n"
-        return s
-    }
-
-    /// The settings, their steps and sources (the same lines with and without irons).
-    static func settingsLines() -> String {
-        typealias L = AttitudeDisturbanceLOSO
-        var s = "setting                    today    steps tried     source of today's value\n"
-        for setting in L.Setting.allCases {
-            s += pad(setting.rawValue, 27) + pad(setting.text(setting.today), 9)
-                + pad(setting.neighbours.map(setting.text).joined(separator: ", "), 16) + setting.source + "\n"
-        }
-        return s
-    }
-
-    /// `--seeds N` with N > 0: the held-out figures as recorded and under irons, side by side.
-    static func ironTable(_ m: Measured, _ f: Findings) -> String {
-        typealias L = AttitudeDisturbanceLOSO
-        guard let irons = m.irons, let ironMean = f.ironMean else { return "" }
-        let n = irons.perTrial
-        let width = Swift.max(34, (m.trials.map(\.count).max() ?? 0) + 2)
-        var s = "attitude filter's magnetic-disturbance settings, leave one trial out under random irons: \(m.candidates.count) candidates "
-            + "(today's values, and each setting one step either side with the others at today's), 9D with the background calibration "
-            + "on (as run ships it) and no calibration file;\n"
-            + "each trial replayed as recorded (scored whole) and under \(n) random irons (hard 10-60 µT, soft axis gains 0.8-1.25 "
-            + "about random axes; seed \(irons.seed) plus the trial's index), each from the start (scored from \(fixed(irons.times.learnBy, 0)) s) "
-            + "and each replaced by the next at \(fixed(irons.times.changeAt, 0)) s (scored from \(fixed(irons.times.relearnBy, 0)) s): "
-            + "\(2 * n + 1) runs per candidate and trial;\n"
-            + "a candidate's score on a trial is the mean 9D total RMSE of its \(2 * n + 1) runs there; for each held-out trial the "
-            + "candidate with the lowest mean score on the other trials (ties to today's), then the held-out trial's total RMSE (°) "
-            + "as recorded (the figure comparable with VQF) and its mean under the \(2 * n) iron runs, at the chosen values and at today's\n\n"
-        s += settingsLines()
-        s += "\n" + pad("", width) + pad("", 28) + "as recorded              under irons\n"
-        s += pad("held out", width) + pad("chosen", 28) + "chosen  today   change   chosen  today   change\n"
+        s += "\n"
+        if columns.count > 1 { s += pad("", width) + pad("", 28) + "as recorded              under irons\n" }
+        s += pad("held out", width) + pad("chosen", 28)
+            + Array(repeating: "chosen  today   change", count: columns.count).joined(separator: "   ") + "\n"
         func figures(_ chosen: Double, _ today: Double) -> String {
             leftPad(fixed(chosen, 2), 6) + leftPad(fixed(today, 2), 7) + leftPad(signed(chosen - today), 9)
         }
         for (t, name) in m.trials.enumerated() {
             let c = f.chosen[t]
-            s += pad(name, width) + pad(m.candidates[c].description, 28) + figures(m.rmse[c][t], m.rmse[f.todayIndex][t])
-                + "   " + figures(ironMean[c][t], ironMean[f.todayIndex][t]) + "\n"
+            s += pad(name, width) + pad(m.candidates[c].description, 28)
+                + columns.map { figures($0[c][t], $0[f.todayIndex][t]) }.joined(separator: "   ") + "\n"
         }
         let rows = f.groups.map { ("mean " + $0.0.rawValue + " (\($0.1.count))", $0.1) } + [("mean, all (\(m.trials.count))", Array(m.trials.indices))]
         for (label, members) in rows {
-            s += pad(label, width) + pad("", 28)
-                + figures(f.heldOutMean(m.rmse, trials: members), f.mean(m.rmse, candidate: f.todayIndex, trials: members)) + "   "
-                + figures(f.heldOutMean(ironMean, trials: members), f.mean(ironMean, candidate: f.todayIndex, trials: members)) + "\n"
+            s += pad(label, width) + pad("", 28) + columns.map {
+                figures(f.heldOutMean($0, trials: members), f.mean($0, candidate: f.todayIndex, trials: members))
+            }.joined(separator: "   ") + "\n"
         }
         s += "\nfolds that kept today's value: "
             + f.keptToday.map { "\($0.0.rawValue) \($0.1)/\(m.trials.count)" }.joined(separator: ", ") + "\n"
-        s += "\nevery candidate on every trial: group means of the 9D total RMSE (°) as recorded, then under irons, change against "
-            + "today's; CLIFF where a one-step neighbour moves a group mean, either one, by more than \(fixed(L.cliff, 2))°\n"
+        s += columns.count > 1
+            ? "\nevery candidate on every trial: group means of the 9D total RMSE (°) as recorded, then under irons, change against "
+                + "today's; CLIFF where a one-step neighbour moves a group mean, either one, by more than \(fixed(L.cliff, 2))°\n"
+            : "\nevery candidate on every trial: group means of the 9D total RMSE (°), change against today's; "
+                + "CLIFF where a one-step neighbour moves a group mean by more than \(fixed(L.cliff, 2))°\n"
         let cliffs = f.cliffs(m)
         for (c, candidate) in m.candidates.enumerated() {
             s += "  " + pad(candidate.description, 30)
             for (g, members) in f.groups {
                 s += "  " + g.rawValue
-                for table in [m.rmse, ironMean] {
+                for table in columns {
                     let mean = f.mean(table, candidate: c, trials: members)
                     s += " " + fixed(mean, 2)
                     if c != f.todayIndex { s += " (" + signed(mean - f.mean(table, candidate: f.todayIndex, trials: members)) + ")" }
@@ -187,6 +131,40 @@ public enum AttitudeDisturbanceLOSOReport {
         }
         s += cliffs.isEmpty ? "no setting on a cliff\n"
             : "on a cliff: " + Set(cliffs.compactMap { m.candidates[$0.candidate].changed?.setting.rawValue }).sorted().joined(separator: ", ") + "\n"
+        return s
+    }
+
+    /// What the table measured, as recorded only.
+    static func introduction(_ m: Measured) -> String {
+        "attitude filter's magnetic-disturbance settings, leave one trial out: \(m.candidates.count) candidates (today's values, "
+            + "and each setting one step either side with the others at today's), 9D with the background calibration on (as run ships it);\n"
+            + "for each held-out trial the candidate with the lowest mean 9D total RMSE on the other trials (ties to today's), "
+            + "then the held-out trial's total RMSE (°) at the chosen values and at today's\n\n"
+    }
+
+    /// What the table measured, as recorded and under random irons (`--seeds N`).
+    static func introduction(_ m: Measured, irons: Irons) -> String {
+        let n = irons.perTrial
+        return "attitude filter's magnetic-disturbance settings, leave one trial out under random irons: \(m.candidates.count) candidates "
+            + "(today's values, and each setting one step either side with the others at today's), 9D with the background calibration "
+            + "on (as run ships it) and no calibration file;\n"
+            + "each trial replayed as recorded (scored whole) and under \(n) random irons (hard 10-60 µT, soft axis gains 0.8-1.25 "
+            + "about random axes; seed \(irons.seed) plus the trial's index), each from the start (scored from \(fixed(irons.times.learnBy, 0)) s) "
+            + "and each replaced by the next at \(fixed(irons.times.changeAt, 0)) s (scored from \(fixed(irons.times.relearnBy, 0)) s): "
+            + "\(2 * n + 1) runs per candidate and trial;\n"
+            + "a candidate's score on a trial is the mean 9D total RMSE of its \(2 * n + 1) runs there; for each held-out trial the "
+            + "candidate with the lowest mean score on the other trials (ties to today's), then the held-out trial's total RMSE (°) "
+            + "as recorded (the figure comparable with VQF) and its mean under the \(2 * n) iron runs, at the chosen values and at today's\n\n"
+    }
+
+    /// The settings, their steps and sources.
+    static func settingsLines() -> String {
+        typealias L = AttitudeDisturbanceLOSO
+        var s = "setting                    today    steps tried     source of today's value\n"
+        for setting in L.Setting.allCases {
+            s += pad(setting.rawValue, 27) + pad(setting.text(setting.today), 9)
+                + pad(setting.neighbours.map(setting.text).joined(separator: ", "), 16) + setting.source + "\n"
+        }
         return s
     }
 

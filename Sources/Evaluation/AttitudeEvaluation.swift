@@ -64,6 +64,20 @@ public enum AttitudeEvaluation {
         return output
     }
 
+    /// The estimates that count for the benchmark's error, beside their truths: the records with `moving == 1`
+    /// and a truth quaternion, from `start` (s) on. Every attitude score (`evaluate`, the background
+    /// calibration's runs, the disturbance leave-one-out) selects its samples here.
+    public static func scored(_ estimates: [Quaternion], of trace: Trace, from start: Double = -.infinity)
+        -> (estimated: [Quaternion], truths: [Quaternion]) {
+        var estimated: [Quaternion] = [], truths: [Quaternion] = []
+        for (record, q) in zip(trace.records, estimates) where record.moving == true && record.t >= start {
+            guard let truth = record.truth else { continue }
+            estimated.append(q)
+            truths.append(truth)
+        }
+        return (estimated, truths)
+    }
+
     /// Scores one trace: RMSE over the records with `moving == 1` and a truth quaternion.
     public static func evaluate(trace: Trace, name: String, mode: AttitudeMode,
                                 settings base: AttitudeFilter.Settings = .default,
@@ -71,12 +85,7 @@ public enum AttitudeEvaluation {
         var settings = base
         settings.useMagnetometer = mode == .nineD
         let all = estimates(for: trace, settings: settings, calibration: calibration, autoCalibration: autoCalibration)
-        var estimated: [Quaternion] = [], truths: [Quaternion] = []
-        for (record, q) in zip(trace.records, all) where record.moving == true {
-            guard let truth = record.truth else { continue }
-            estimated.append(q)
-            truths.append(truth)
-        }
+        let (estimated, truths) = scored(all, of: trace)
         let removeOffset = mode == .sixD
         let rmse = AttitudeScoring.rmse(estimates: estimated, truths: truths, removeHeadingOffset: removeOffset)
         var offset: Double?

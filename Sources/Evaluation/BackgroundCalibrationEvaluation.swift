@@ -79,12 +79,7 @@ public enum BackgroundCalibrationEvaluation {
         var forgettings = 0
 
         func scored(from start: Double, _ trace: Trace) -> Run {
-            var estimated: [Quaternion] = [], truths: [Quaternion] = []
-            for (r, q) in zip(trace.records, estimates) where r.moving == true && r.t >= start {
-                guard let truth = r.truth else { continue }
-                estimated.append(q)
-                truths.append(truth)
-            }
+            let (estimated, truths) = AttitudeEvaluation.scored(estimates, of: trace, from: start)
             let rmse = AttitudeScoring.rmse(estimates: estimated, truths: truths, removeHeadingOffset: false)
             return Run(heading: rmse.headingDegrees, total: rmse.totalDegrees, switches: switches,
                        finalState: finalState, finalQuality: finalQuality, refused: refused, forgettings: forgettings)
