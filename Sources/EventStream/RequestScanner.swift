@@ -4,8 +4,8 @@ enum ClientRequest: Equatable {
     /// checked (1–64 bytes of printable ASCII without `"` or `\`), and the timeout is in range (default 5 s).
     case ask(idStart: Int, idCount: Int, timeout: Double)
     /// `{"type":"subscribe","state_hz":10,"calibration":false,"explain":true}`: at least one key given (nil:
-    /// absent, so its default). `stateHz` is a number ≥ 0; whether it is above the stream's rate only the
-    /// server knows.
+    /// absent, so its default). `stateHz` is a finite number ≥ 0 (`1e999` reads as ∞ and is refused here);
+    /// whether it is above the stream's rate only the server knows.
     case subscribe(stateHz: Double?, calibration: Bool?, explain: Bool? = nil)
     /// `{"type":"recenter"}`: the head's yaw now becomes 0 of every state line's `yaw_deg` (other keys skipped).
     case recenter
@@ -122,7 +122,7 @@ enum RequestScanner {
         if stateHz == nil && calibration == nil && explain == nil { return .refused(.emptySubscribe) }
         var hz: Double?
         if let stateHz {
-            guard stateHz.kind == .number, stateHz.number >= 0 else { return .refused(.badStateHz) }
+            guard stateHz.kind == .number, stateHz.number >= 0, stateHz.number.isFinite else { return .refused(.badStateHz) }
             hz = stateHz.number == 0 ? 0 : stateHz.number  // -0 is 0
         }
         var on: Bool?
