@@ -302,13 +302,16 @@ struct HalfWaveTracker: Sendable {
     func completion(t: Double, needed: Int, oneGesturePerOscillation: Bool) -> Completion? {
         guard isActive, !isReported, runLength + 1 >= needed, runLength > 0 else { return nil }
         if oneGesturePerOscillation && oscillationReported { return nil }
+        let pauseNow = reversalPause
+        // Only a swing that would extend the run completes it: one after a hold longer than a reversal's
+        // (a shake's glance-like fixation) begins a new run in `finish`, so it completes nothing here either.
         guard peak >= limits.swingRate, previousComponent <= limits.peakPassedFraction * peak,
               t - start <= limits.maxHalfWaveDuration, peak >= limits.dominance * otherChange,
-              rotation.length >= minimumAngle, alternates(rotation.normalized, start: start)
+              pauseNow <= limits.longestReversalPause,
+              rotation.length >= continuingAngle, alternates(rotation.normalized, start: start)
         else { return nil }
         let signedPosition = runPosition + rotation.dot(runAxis)
         let position = abs(signedPosition)
-        let pauseNow = reversalPause
         return Completion(swings: runLength + 1, runStart: runStart, leadIn: leadIn,
                           firstRotation: firstRotation, rotation: rotation, pause: Swift.min(minPause, pauseNow),
                           farPause: runLength % 2 == 1 ? Swift.max(maxFarPause, pauseNow) : maxFarPause, peak: peak,
@@ -318,10 +321,11 @@ struct HalfWaveTracker: Sendable {
                           halfRange: (Swift.max(runHighest, signedPosition) - Swift.min(runLowest, signedPosition)) / 2)
     }
 
-    /// The smallest swing that counts now: `minSwingAngle`, or, for a run already three swings long, the smaller
-    /// `continuingSwingAngle` (`GestureDetector.Settings.continuingSwingFraction`).
+    /// The smallest swing that may extend the run: `minSwingAngle`, or, for a run already three swings long,
+    /// the smaller `continuingSwingAngle` (`GestureDetector.Settings.continuingSwingFraction`). A swing that
+    /// would begin a run (see `finish`) needs `minSwingAngle` whatever came before.
     @inline(__always)
-    private var minimumAngle: Double { runLength >= 3 ? limits.continuingSwingAngle : limits.minSwingAngle }
+    private var continuingAngle: Double { runLength >= 3 ? limits.continuingSwingAngle : limits.minSwingAngle }
 
     /// A new oscillation begins at `t`: it may be a new gesture.
     private mutating func startChain(at t: Double) {
@@ -338,18 +342,23 @@ struct HalfWaveTracker: Sendable {
     private mutating func finish(end: Double) -> HalfWave {
         isActive = false
         let angle = rotation.length
+        let axis = rotation.normalized
+        let pauseBefore = reversalPause
+        let heldBefore = holdBefore
+        // A pause longer than a gesture's own ends it: what follows is a new one (the next "yes"). For a
+        // shake, already a hold at the turned position does (see `SwingLimits.longestReversalPause`).
+        let paused = start - lastEnd > limits.gesturePause
+        let held = pauseBefore > limits.longestReversalPause
+        let extendsRun = alternates(axis, start: start) && !(paused && isReported) && !held
         // A swing under way when the tracker started was seen while the vertical that splits the rate was
         // still being found (the attitude filter starts from one accelerometer sample taken mid-movement):
         // the change of the other rate during it says nothing about its axis.
         let qualifies = peak >= limits.swingRate
             && end - start <= limits.maxHalfWaveDuration
             && (peak >= limits.dominance * otherChange || beganUnseen)
-            && angle >= minimumAngle
-        let axis = rotation.normalized
+            && angle >= (extendsRun ? continuingAngle : limits.minSwingAngle)
         let stillBefore = start - lastSwingEnd
         lastSwingEnd = end
-        let pauseBefore = reversalPause
-        let heldBefore = holdBefore
         if peak >= limits.swingRate {
             previousPeak = peak
             previousFastEnd = fastEnd
@@ -361,12 +370,8 @@ struct HalfWaveTracker: Sendable {
         if end - start > limits.maxHalfWaveDuration || peak < limits.swingRate { startChain(at: end) }
         let oscillatingFor = start - chainStart
         if qualifies {
-            // A pause longer than a gesture's own ends it: what follows is a new one (the next "yes"). For a
-            // shake, already a hold at the turned position does (see `SwingLimits.longestReversalPause`).
-            let paused = start - lastEnd > limits.gesturePause
             if paused { oscillationReported = false }
-            let held = pauseBefore > limits.longestReversalPause
-            if alternates(axis, start: start) && !(paused && isReported) && !held {
+            if extendsRun {
                 if runLength % 2 == 1 { maxFarPause = Swift.max(maxFarPause, pauseBefore) }
                 runLength += 1
                 minPause = Swift.min(minPause, pauseBefore)

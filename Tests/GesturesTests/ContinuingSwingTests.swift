@@ -15,6 +15,16 @@ import Testing
         return m
     }
 
+    /// The same, with the head held still for `hold` seconds before the swing numbered `heldBefore` (from 0).
+    static func swings(_ sizes: [Double], hold: Double, before heldBefore: Int) -> HeadMotion {
+        var m = HeadMotion()
+        m.yaw = sizes.enumerated().map { i, size in
+            .turn(start: 1.5 + 0.1 * Double(i) + (i >= heldBefore ? hold : 0), duration: 0.1,
+                  angle: (i % 2 == 0 ? 1 : -1) * size * degrees)
+        }
+        return m
+    }
+
     /// Always-on (two cycles needed), fed straight to the detector with the motion's true attitude.
     func events(_ motion: HeadMotion, settings: GestureDetector.Settings = .default, hz: Double = 100) -> [GestureEvent] {
         var d = GestureDetector(settings: settings, headAxesKnown: true)
@@ -47,6 +57,23 @@ import Testing
     @Test func aSwingUnderHalfTheSmallestStillEndsTheRun() {
         // 1°: under the 1.5° a continuing swing needs (measured about 0.8°).
         #expect(events(ContinuingSwingTests.swings([6, 6, 5, 1])).isEmpty)
+    }
+
+    @Test func aHoldAtTheTurnedPositionEndsTheRunForTheSwingInProgressToo() {
+        // A shake's reversals never stop; 0.4 s held at the turned side (over `maxTurnPause`, 0.25 s) is a
+        // glance's fixation, so the fourth swing after it begins a run instead of completing two cycles.
+        #expect(events(ContinuingSwingTests.swings([6, 6, 5, 6])) == [.shake])
+        #expect(events(ContinuingSwingTests.swings([6, 6, 5, 6], hold: 0.4, before: 3)).isEmpty)
+        // ... and that new run is a shake of its own once it has two cycles.
+        #expect(events(ContinuingSwingTests.swings([6, 6, 5, 6, 6, 5, 6], hold: 0.4, before: 3)) == [.shake])
+    }
+
+    @Test func aSmallSwingAfterAHoldNeedsTheFullSmallestSwingToBeginARun() {
+        // 2.4° after the hold continues nothing, so it needs 3° to begin a run: it is refused and ends the run,
+        // and the three swings after it are one swing short of two cycles.
+        #expect(events(ContinuingSwingTests.swings([6, 6, 5, 2.4, 6, 6, 5], hold: 0.4, before: 3)).isEmpty)
+        // Without the hold the 2.4° swing continues the run (the shake is taken at it) and begins nothing.
+        #expect(events(ContinuingSwingTests.swings([6, 6, 5, 2.4, 6, 6, 5])) == [.shake])
     }
 
     /// Board axes → mount → attitude filter → detector. (At 30 Hz a 0.1 s swing is three samples, and this 2.4°
