@@ -83,15 +83,16 @@ enum CohortMotions {
         default:
             return []
         }
-        // Cross-talk of a real head: a nod carries some roll and yaw, a shake some pitch and roll.
+        // Cross-talk of a real head: a nod carries some roll and yaw, a shake some pitch and roll. The neck
+        // turns the head about its own axes, whatever the posture (`HeadTrajectory.neck`).
         let crossA = r.range(-0.15, 0.15), crossB = r.range(-0.1, 0.1)
         for s in swings {
             if kind.gestureLabel == "nod" {
-                m.pitch.swings.append(s)
-                m.roll.swings.append(crossTalk(s, crossA)); m.yaw.swings.append(crossTalk(s, crossB))
+                m.neck.pitch.swings.append(s)
+                m.neck.roll.swings.append(crossTalk(s, crossA)); m.neck.yaw.swings.append(crossTalk(s, crossB))
             } else {
-                m.yaw.swings.append(s)
-                m.pitch.swings.append(crossTalk(s, crossA)); m.roll.swings.append(crossTalk(s, crossB))
+                m.neck.yaw.swings.append(s)
+                m.neck.pitch.swings.append(crossTalk(s, crossA)); m.neck.roll.swings.append(crossTalk(s, crossB))
             }
         }
         return swings

@@ -159,8 +159,9 @@ public struct GestureCohort: Sendable {
         let kindIndex = UInt64(CohortKind.allCases.firstIndex(of: kind) ?? 0)
         var r = SeededRandom(seed: seed &* 0x9E37_79B9 &+ UInt64(wearer) &* 104_729 &+ kindIndex &* 31)
         var motion = HeadTrajectory()
-        // Where the wearer looks: a little up or down (reading, a screen), a slight habitual tilt.
-        motion.pitch.offset = r.range(-20, 15) * Units.radiansPerDegree
+        // Where the wearer looks: up to 20° up, or down at a screen, a table or a phone by up to 40° (the issue's
+        // "no" answers made looking down 20–40°; positive is nose-down), and a slight habitual tilt.
+        motion.pitch.offset = r.range(-20, 40) * Units.radiansPerDegree
         motion.roll.offset = r.range(-5, 5) * Units.radiansPerDegree
         motion.yaw.offset = r.range(-180, 180) * Units.radiansPerDegree
         let lead = r.range(1.5, GestureCohort.latestMovementStart)

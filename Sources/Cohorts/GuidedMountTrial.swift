@@ -31,9 +31,9 @@ extension GestureCohort {
             let down = CohortMotions.swing(at: t, angle: angle, peak: peak)
             let up = CohortMotions.swing(at: down.end + r.range(0, 0.05), angle: -angle, peak: max(30, peak * r.range(0.7, 1.0)))
             for s in [down, up] {
-                motion.pitch.swings.append(s)
-                motion.roll.swings.append(CohortMotions.crossTalk(s, nodRoll))
-                motion.yaw.swings.append(CohortMotions.crossTalk(s, nodYaw))
+                motion.neck.pitch.swings.append(s)
+                motion.neck.roll.swings.append(CohortMotions.crossTalk(s, nodRoll))
+                motion.neck.yaw.swings.append(CohortMotions.crossTalk(s, nodYaw))
             }
             t = up.end + (r.uniform() < 0.5 ? r.range(0.1, 0.6) : 0)
         }

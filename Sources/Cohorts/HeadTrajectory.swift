@@ -70,6 +70,16 @@ public struct HeadTrajectory: Sendable {
     public var yaw = Axis()
     public var pitch = Axis()
     public var roll = Axis()
+    /// Rotations the neck makes about the head's own axes, after the posture above (the same Z-Y-X form, in
+    /// the head frame): a "no" made looking down 30° turns about the head's up axis, which is then tilted 30°
+    /// from the vertical, not about the vertical (the failure 2, measured on earbud "no" answers).
+    public var neck = Neck()
+    public struct Neck: Sendable {
+        public var yaw = Axis()
+        public var pitch = Axis()
+        public var roll = Axis()
+        public init() {}
+    }
     /// Vertical bob of the head: amplitude (m/s²) and frequency (Hz) of the vertical acceleration, from `bobOnset`.
     public var bobAcceleration = 0.0
     public var bobFrequency = 2.0
@@ -111,15 +121,22 @@ public struct HeadTrajectory: Sendable {
         }
     }
 
-    /// Attitude head→ENU and angular rate in the head frame (rad/s).
+    /// Attitude head→ENU and angular rate in the head frame (rad/s): the posture, then the neck's rotation.
     func rotation(at t: Double) -> (attitude: Quaternion, gyro: Vector3) {
+        let posture = HeadTrajectory.euler(yaw, pitch, roll, at: t)
+        let turn = HeadTrajectory.euler(neck.yaw, neck.pitch, neck.roll, at: t)
+        // ω of a product of rotations, in the last frame: the first one's rate turned into it, plus its own.
+        return (posture.attitude * turn.attitude, turn.attitude.inverseRotate(posture.gyro) + turn.gyro)
+    }
+
+    /// Z-Y-X Euler angles: the rotation and its body rate (the standard kinematic relation).
+    static func euler(_ yaw: Axis, _ pitch: Axis, _ roll: Axis, at t: Double) -> (attitude: Quaternion, gyro: Vector3) {
         let (psi, dpsi) = yaw.evaluate(t)
         let (theta, dtheta) = pitch.evaluate(t)
         let (phi, dphi) = roll.evaluate(t)
         let attitude = Quaternion(axis: Vector3(0, 0, 1), angle: psi)
             * Quaternion(axis: Vector3(0, 1, 0), angle: theta)
             * Quaternion(axis: Vector3(1, 0, 0), angle: phi)
-        // Body rates of Z-Y-X Euler angles (standard kinematic relation).
         let gyro = Vector3(dphi - dpsi * sin(theta),
                            dtheta * cos(phi) + dpsi * cos(theta) * sin(phi),
                            -dtheta * sin(phi) + dpsi * cos(theta) * cos(phi))

@@ -1,3 +1,4 @@
+import LibC
 import Geometry
 import Gestures
 import Simulation
@@ -88,18 +89,48 @@ import Testing
         #expect(with <= 6, "\(with) false events in 20 min of boxing")
     }
 
-    @Test func withoutAMountATiltIsTakenForANodButNodsAndShakesStayRight() {
+    @Test func withoutAMountATiltIsTakenForANodButNodsStayRight() {
         // What the README and --help say of a headset configured without `mount`: gravity still gives the
-        // vertical, so nod and shake come out right, but roll cannot be told from pitch. The truth: the
-        // virtual wearers tilted their heads to a shoulder, and nodded or shook where they were made to.
+        // vertical, so a nod comes out right, but roll cannot be told from pitch. The truth: the virtual
+        // wearers tilted their heads to a shoulder, and nodded where they were made to.
         var e = GestureCohortEvaluation(cohort: Self.cohort, recognizer: RecognizerUnderTest(listening: true))
         e.mountKnown = false
-        let unmounted = Dictionary(uniqueKeysWithValues: e.run(kinds: [.tilt, .singleNod, .singleShake]).map { ($0.kind, $0) })
+        let unmounted = Dictionary(uniqueKeysWithValues: e.run(kinds: [.tilt, .singleNod]).map { ($0.kind, $0) })
         #expect((unmounted[.tilt]?.falseEvents ?? 0) >= 3, "tilts taken for nods: \(unmounted[.tilt]?.falseEvents ?? 0)")
         #expect(scores(.default, [.tilt])[.tilt]?.falseEvents == 0, "with the mount no tilt is a nod")
-        for kind in [CohortKind.singleNod, .singleShake] {
-            #expect((unmounted[kind]?.recall ?? 0) >= 0.97 && unmounted[kind]?.confusions == 0, "\(kind)")
+        #expect((unmounted[.singleNod]?.recall ?? 0) >= 0.97 && unmounted[.singleNod]?.confusions == 0)
+    }
+
+    @Test func withoutAMountAShakeMadeLookingDownIsMissedAndWithItTaken() {
+        // The neck turns the head about its own up axis: a "no" made looking down θ turns about an axis θ from
+        // the vertical, so about gravity only cos θ of it is yaw and the rest looks like roll; the dominance of
+        // 2 refuses it beyond atan(1/2) = 27°. The mount names the head's axes and takes it at any posture.
+        // The truth: each wearer shook once, looking where the cohort drew (up 20° to down 40°), measured
+        // here from the first sample's gravity in the head's axes (the board sits up to 10° askew).
+        let cohort = GestureCohort(wearers: 100, seed: 3)
+        var found: [(down: Double, mounted: Bool, unmounted: Bool)] = []
+        for w in 0..<cohort.wearers {
+            let trial = cohort.trial(wearer: w, kind: .singleShake)
+            guard let g = trial.gesture, let f = trial.accel.first else { continue }
+            let down = asin(max(-1, min(1, -f.dot(trial.mount.forward) / f.length))) * 180 / Double.pi
+            let window = (g.start - GestureScore.earlySlack)...(g.end + GestureScore.lateSlack)
+            func taken(mountKnown: Bool) -> Bool {
+                var e = GestureCohortEvaluation(cohort: cohort, recognizer: RecognizerUnderTest(listening: true))
+                e.mountKnown = mountKnown
+                return e.detections(in: trial).contains { $0.event == .shake && window.contains($0.t) }
+            }
+            found.append((down, taken(mountKnown: true), taken(mountKnown: false)))
         }
+        // Measured with seed 3: every shake under 26° of this measure is taken without a mount, 4 of the 16 from
+        // 30° on (the askew board and the shakes' roll cross-talk blur the 27° edge); all with the mount.
+        let level = found.filter { $0.down <= 15 }, lookingDown = found.filter { $0.down >= 30 }
+        #expect(level.count >= 50 && lookingDown.count >= 5, "\(level.count) level, \(lookingDown.count) looking down")
+        func share(_ s: [(down: Double, mounted: Bool, unmounted: Bool)], _ key: KeyPath<(down: Double, mounted: Bool, unmounted: Bool), Bool>) -> Double {
+            Double(s.filter { $0[keyPath: key] }.count) / Double(max(s.count, 1))
+        }
+        #expect(share(level, \.unmounted) >= 0.97 && share(level, \.mounted) >= 0.97)
+        #expect(share(lookingDown, \.mounted) >= 0.97, "with the mount: \(share(lookingDown, \.mounted))")
+        #expect(share(lookingDown, \.unmounted) <= 0.5, "without a mount: \(share(lookingDown, \.unmounted))")
     }
 
     @Test func lookingAroundIsNoShake() {
