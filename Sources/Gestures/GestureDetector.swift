@@ -24,7 +24,8 @@ public protocol GestureRecognizer: Sendable {
 /// (about the earth's up axis, from the attitude) turns the head left and right, the horizontal part tilts
 /// it. A shake is an oscillation about the vertical. A nod is an oscillation about the head's left-right axis
 /// when the mount names it (`headAxesKnown`), so roll toward a shoulder is no nod; without a mount,
-/// about any horizontal axis (nod and shake still come out right, but a tilt looks like a nod).
+/// about any horizontal axis (nod and shake still come out right, but a tilt looks like a nod, and a shake
+/// made looking down more than about 27° turns about an axis too far from the vertical to be one).
 ///
 /// A gesture is a run of alternating swings, not made by a head that moves more than a rotation about the neck
 /// explains (heel strikes, a boxer's dodges, slips and rolls; needs the accelerometer) nor by a body in flight
@@ -42,7 +43,8 @@ public struct GestureDetector: GestureRecognizer {
     /// A mount names the head's axes. Then a nod is pitch about the head's left-right axis, roll (a tilt toward
     /// a shoulder) is no gesture, and a two-swing nod must start nose-down. Without it, any horizontal axis is
     /// a nod axis: nod and shake still come out right (gravity gives the vertical) but a tilt cannot be told
-    /// from a nod. The pipeline sets it from its mount.
+    /// from a nod, and a shake made looking down more than about 27° is refused (its axis is tilted from the
+    /// vertical as far as the head is; measured: docs/gestures.md). The pipeline sets it from its mount.
     public let headAxesKnown: Bool
 
     /// A question is pending: a single nod (down-up) or shake (one left-right) counts. Otherwise (always-on)
