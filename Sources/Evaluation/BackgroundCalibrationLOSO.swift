@@ -5,16 +5,19 @@ import Tracking
 import Simulation
 import Formats
 
-/// `eval calibration --background --loso`: a validation of the background calibration's three tuned settings
-/// that cannot be fitted. For each trial held out, each setting is chosen from a small grid by its score on
-/// the other trials only, then the held-out trial is scored with the chosen values, beside today's defaults.
+/// `eval calibration --background --loso`: a validation of the background calibration's tuned settings that
+/// cannot be fitted. For each trial held out, the settings are chosen from a small grid by their score on the
+/// other trials only, then the held-out trial is scored with the chosen values, beside today's defaults.
 /// Every trial is put under random irons from the start, irons that change part-way, and no iron at all.
 public enum BackgroundCalibrationLOSO {
-    /// One point of the grid: samples per region, coverage to establish, and the fraction to replace.
+    /// One point of a grid: samples per region, coverage to establish and the fraction to replace (the
+    /// `tuned` grid), and the scores that say a correction explains or contradicts the field (`judging`).
     public struct Candidate: Sendable, Equatable, CustomStringConvertible {
         public var slotsPerCell: Int
         public var coverage: Double
         public var clearlyBetter: Double
+        public var explainedScore = MagnetometerAutoCalibration.Settings().explainedScore
+        public var contradictedScore = MagnetometerAutoCalibration.Settings().contradictedScore
         public init(slotsPerCell: Int, coverage: Double, clearlyBetter: Double) {
             self.slotsPerCell = slotsPerCell; self.coverage = coverage; self.clearlyBetter = clearlyBetter
         }
@@ -23,15 +26,56 @@ public enum BackgroundCalibrationLOSO {
             s.slotsPerCell = slotsPerCell
             s.acceptance.minimumCoverage = coverage
             s.clearlyBetter = clearlyBetter
+            s.explainedScore = explainedScore
+            s.contradictedScore = contradictedScore
             return s
         }
-        public var description: String { "\(slotsPerCell)/\(fixed(coverage, 2))/\(fixed(clearlyBetter, 2))" }
+        /// The three tuned settings; the judging scores follow when they are not today's.
+        public var description: String {
+            let judging = Candidate(slotsPerCell: slotsPerCell, coverage: coverage, clearlyBetter: clearlyBetter)
+            let ownJudging = explainedScore != judging.explainedScore || contradictedScore != judging.contradictedScore
+            return "\(slotsPerCell)/\(fixed(coverage, 2))/\(fixed(clearlyBetter, 2))"
+                + (ownJudging ? " judging \(fixed(explainedScore, 2))/\(fixed(contradictedScore, 2))" : "")
+        }
     }
 
     /// Today's values (`MagnetometerAutoCalibration.Settings`).
     public static var today: Candidate {
         let s = MagnetometerAutoCalibration.Settings()
         return Candidate(slotsPerCell: s.slotsPerCell, coverage: s.acceptance.minimumCoverage, clearlyBetter: s.clearlyBetter)
+    }
+
+    /// Which settings a leave-one-out run chooses.
+    public enum Grid: String, Sendable, CaseIterable {
+        /// Samples per region, coverage to establish, fraction to replace: each at today's value and a step
+        /// either side, 27 candidates.
+        case tuned
+        /// The scores below which a correction explains the field and above which it contradicts it (today
+        /// 0.08 and 0.16), each at today's value and a step either side, the others at today's: 9 candidates.
+        case judging
+
+        public var candidates: [Candidate] {
+            switch self {
+            case .tuned: return BackgroundCalibrationLOSO.grid
+            case .judging:
+                return [0.05, 0.08, 0.11].flatMap { explained in
+                    [0.12, 0.16, 0.24].map { contradicted in
+                        var c = BackgroundCalibrationLOSO.today
+                        c.explainedScore = explained
+                        c.contradictedScore = contradicted
+                        return c
+                    }
+                }
+            }
+        }
+
+        /// What a candidate's label names, for the report's first line.
+        public var names: String {
+            switch self {
+            case .tuned: return "samples per region / coverage to establish / fraction to replace"
+            case .judging: return "judging: score that explains / score that contradicts the field, the rest today's"
+            }
+        }
     }
 
     /// Each setting at today's value and a step either side: 27 candidates.

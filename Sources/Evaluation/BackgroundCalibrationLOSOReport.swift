@@ -9,9 +9,11 @@ public enum BackgroundCalibrationLOSOReport {
         public var runs: [[[BackgroundCalibrationLOSO.Run]]]
         public var ironsPerTrial: Int
         public var seed: UInt64
+        public var grid: BackgroundCalibrationLOSO.Grid
         public init(trials: [String], candidates: [BackgroundCalibrationLOSO.Candidate], runs: [[[BackgroundCalibrationLOSO.Run]]],
-                    ironsPerTrial: Int, seed: UInt64) {
+                    ironsPerTrial: Int, seed: UInt64, grid: BackgroundCalibrationLOSO.Grid = .tuned) {
             self.trials = trials; self.candidates = candidates; self.runs = runs; self.ironsPerTrial = ironsPerTrial; self.seed = seed
+            self.grid = grid
         }
     }
 
@@ -41,8 +43,7 @@ public enum BackgroundCalibrationLOSOReport {
     public static func table(_ m: Measured) -> String {
         typealias L = BackgroundCalibrationLOSO
         let todayIndex = m.candidates.firstIndex(of: L.today) ?? 0
-        var s = "background calibration, leave one trial out: \(m.candidates.count) candidates (samples per region / coverage to establish / "
-            + "fraction to replace), \(m.ironsPerTrial) random irons per trial (seed \(m.seed)): hard 10-60 uT, soft axes 0.8-1.25 rotated;\n"
+        var s = "background calibration, leave one trial out: \(m.candidates.count) candidates (\(m.grid.names)), \(m.ironsPerTrial) random irons per trial (seed \(m.seed)): hard 10-60 uT, soft axes 0.8-1.25 rotated;\n"
             + "each iron from the start (heading from 60 s), each replaced by the next at 60 s (heading from 120 s), and no iron (whole trial);\n"
             + "excess = heading RMSE minus the clean recording's with the calibration off. Per held-out trial: iron from start within +2° and mean; "
             + "changed within +2° and mean; no iron\n\n"

@@ -17,7 +17,7 @@ public enum EvalCalibrationCommand {
         usage: headtrack eval calibration PATH... [--clean-only] [--random N [--seed S]]
                headtrack eval calibration --background PATH... [--random N [--seed S]]
 
-        also:  headtrack eval calibration --background --loso PATH... [--seeds N] [--seed S]
+        also:  headtrack eval calibration --background --loso PATH... [--seeds N] [--seed S] [--grid G]
                headtrack eval calibration --daily PATH... [--fresh] [--json]
 
         For each imu-trace v1 file with magnetometer and truth columns (a directory means every *.csv in it):
@@ -43,7 +43,9 @@ public enum EvalCalibrationCommand {
         held-out trial is scored with them, beside today's values. Each trial gets N random irons (hard
         10-60 µT in a random direction, soft axis gains 0.8-1.25 about random axes; seed S plus the trial's
         number), each from the start, each replaced by the next at 60 s, and no iron. It replays every trial
-        27 × (2N + 1) times: about 5 minutes for nine BROAD trials with N = 4 on one core.
+        27 × (2N + 1) times: about 5 minutes for nine BROAD trials with N = 4 on one core. --grid judging
+        chooses the two scores that judge a correction instead (below 0.08 it explains the field, above 0.16
+        it contradicts it; each at today's value and a step either side, 9 candidates, the rest today's).
 
         --daily measures the background calibration on real worn recordings with no heading truth (e.g.
         ../shared/data/daily/classyglass: glasses with a raw magnetometer), replayed as 'run' ships it with
@@ -67,6 +69,8 @@ public enum EvalCalibrationCommand {
         .flag("daily", "the daily-life evaluation (above); files need a magnetometer, not truth"),
         .flag("loso", "with --background: the leave-one-trial-out validation (above)"),
         .value("seeds", "N", "with --loso: random irons per trial (default 4, at most 50)", allowed: .wholeNumbers(1...50)),
+        .value("grid", "G", "with --loso: tuned (default) or judging (above)",
+               allowed: .words(BackgroundCalibrationLOSO.Grid.allCases.map(\.rawValue))),
         .flag("fresh", "with --daily: every file from nothing learned, not one session per wearer"),
         .flag("json", "with --daily: per-recording and per-activity figures as JSON instead of the table"),
         .value("random", "N", """
@@ -84,6 +88,7 @@ public enum EvalCalibrationCommand {
         let fresh = arguments.flag("fresh")
         let loso = arguments.flag("loso")
         let seeds = try arguments.integer("seeds")
+        let gridName = try arguments.option("grid")
         let randomCount = try arguments.integer("random")
         let seed = UInt64(try arguments.integer("seed") ?? 1)
         let distortions = cleanOnly ? [] : randomCount.map { MagnetometerDistortion.random(count: $0, seed: seed) }
@@ -100,12 +105,15 @@ public enum EvalCalibrationCommand {
             return try runDaily(paths, sessions: !fresh, asJSON: asJSON)
         }
         if asJSON || fresh { throw CommandError("--json and --fresh go with --daily", status: 2) }
-        if (loso || seeds != nil) && !background { throw CommandError("--loso and --seeds go with --background", status: 2) }
+        if (loso || seeds != nil || gridName != nil) && !background {
+            throw CommandError("--loso, --seeds and --grid go with --background", status: 2)
+        }
         if loso {
             if randomCount != nil { throw CommandError("--loso draws its own irons: give their number with --seeds, not --random", status: 2) }
-            return try runLOSO(paths, irons: seeds ?? 4, seed: seed)
+            let grid = gridName.flatMap(BackgroundCalibrationLOSO.Grid.init(rawValue:)) ?? .tuned
+            return try runLOSO(paths, irons: seeds ?? 4, seed: seed, grid: grid)
         }
-        if seeds != nil { throw CommandError("--seeds goes with --loso", status: 2) }
+        if seeds != nil || gridName != nil { throw CommandError("--seeds and --grid go with --loso", status: 2) }
         var rows: [CalibrationEvaluation.Row] = []
         var backgroundRows: [BackgroundCalibrationEvaluation.Row] = []
         for file in try EvalAttitudeCommand.expand(paths) {
@@ -156,10 +164,10 @@ public enum EvalCalibrationCommand {
     }
 
     /// `--background --loso`: every candidate on every trial, then the held-out choice per trial.
-    static func runLOSO(_ paths: [String], irons: Int, seed: UInt64) throws -> Int32 {
+    static func runLOSO(_ paths: [String], irons: Int, seed: UInt64, grid: BackgroundCalibrationLOSO.Grid) throws -> Int32 {
         let files = try EvalAttitudeCommand.expand(paths)
         guard files.count >= 2 else { throw CommandError("--loso needs at least two trials to leave one out", status: 2) }
-        let candidates = BackgroundCalibrationLOSO.grid
+        let candidates = grid.candidates
         var runs = [[[BackgroundCalibrationLOSO.Run]]](repeating: [], count: candidates.count)
         var names: [String] = []
         for (t, file) in files.enumerated() {
@@ -173,7 +181,7 @@ public enum EvalCalibrationCommand {
             }
         }
         Console.write(1, BackgroundCalibrationLOSOReport.table(.init(trials: names, candidates: candidates, runs: runs,
-                                                                     ironsPerTrial: irons, seed: seed)))
+                                                                     ironsPerTrial: irons, seed: seed, grid: grid)))
         return 0
     }
 }

@@ -1,4 +1,5 @@
 import Geometry
+import SensorCalibration
 import Testing
 @testable import Evaluation
 
@@ -39,5 +40,29 @@ import Testing
         // A tie goes to today's values.
         let tied: [[[Run]]] = [[runs(1), runs(1)], [runs(1), runs(1)]]
         #expect(BackgroundCalibrationLOSO.choose(tied, candidates: [candidates[1], candidates[0]], heldOut: 0) == 1)
+    }
+}
+
+/// The judging grid: the two scores that judge a correction, each at today's value and a step either side.
+@Suite struct BackgroundCalibrationJudgingGridTests {
+    @Test func theJudgingGridVariesOnlyTheTwoScoresAndHoldsToday() {
+        typealias L = BackgroundCalibrationLOSO
+        let grid = L.Grid.judging.candidates
+        let today = MagnetometerAutoCalibration.Settings()
+        #expect(grid.count == 9)
+        #expect(grid.contains(L.today), "today's values are a candidate")
+        for c in grid {
+            // The tuned settings stay today's; each candidate's scores reach the learner's settings.
+            #expect(c.slotsPerCell == today.slotsPerCell && c.coverage == today.acceptance.minimumCoverage
+                    && c.clearlyBetter == today.clearlyBetter)
+            #expect(c.settings.explainedScore == c.explainedScore && c.settings.contradictedScore == c.contradictedScore)
+            #expect(c.explainedScore < c.contradictedScore, "\(c)")
+        }
+        #expect(Set(grid.map(\.explainedScore)) == [0.05, 0.08, 0.11])
+        #expect(Set(grid.map(\.contradictedScore)) == [0.12, 0.16, 0.24])
+        // Today's label is the tuned grid's; another candidate names its scores.
+        #expect(L.today.description == "12/0.30/0.70")
+        #expect(grid.first?.description == "12/0.30/0.70 judging 0.05/0.12")
+        #expect(L.Grid.tuned.candidates == L.grid)
     }
 }
