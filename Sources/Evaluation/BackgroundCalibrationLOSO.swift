@@ -32,8 +32,8 @@ public enum BackgroundCalibrationLOSO {
         }
         /// The three tuned settings; the judging scores follow when they are not today's.
         public var description: String {
-            let judging = Candidate(slotsPerCell: slotsPerCell, coverage: coverage, clearlyBetter: clearlyBetter)
-            let ownJudging = explainedScore != judging.explainedScore || contradictedScore != judging.contradictedScore
+            let today = MagnetometerAutoCalibration.Settings()
+            let ownJudging = explainedScore != today.explainedScore || contradictedScore != today.contradictedScore
             return "\(slotsPerCell)/\(fixed(coverage, 2))/\(fixed(clearlyBetter, 2))"
                 + (ownJudging ? " judging \(fixed(explainedScore, 2))/\(fixed(contradictedScore, 2))" : "")
         }
@@ -56,7 +56,10 @@ public enum BackgroundCalibrationLOSO {
 
         public var candidates: [Candidate] {
             switch self {
-            case .tuned: return BackgroundCalibrationLOSO.grid
+            case .tuned:
+                return [8, 12, 16].flatMap { n in
+                    [0.25, 0.3, 0.4].flatMap { c in [0.5, 0.7, 0.85].map { Candidate(slotsPerCell: n, coverage: c, clearlyBetter: $0) } }
+                }
             case .judging:
                 return [0.05, 0.08, 0.11].flatMap { explained in
                     [0.12, 0.16, 0.24].map { contradicted in
@@ -78,10 +81,6 @@ public enum BackgroundCalibrationLOSO {
         }
     }
 
-    /// Each setting at today's value and a step either side: 27 candidates.
-    public static let grid: [Candidate] = [8, 12, 16].flatMap { n in
-        [0.25, 0.3, 0.4].flatMap { c in [0.5, 0.7, 0.85].map { Candidate(slotsPerCell: n, coverage: c, clearlyBetter: $0) } }
-    }
 
     /// The random irons: hard iron 10–60 µT in a random direction; soft iron with axis gains 0.8–1.25
     /// about randomly rotated axes (symmetric, as any a calibration can see). Reproducible from `seed`.

@@ -45,7 +45,8 @@ public enum EvalCalibrationCommand {
         number), each from the start, each replaced by the next at 60 s, and no iron. It replays every trial
         27 × (2N + 1) times: about 5 minutes for nine BROAD trials with N = 4 on one core. --grid judging
         chooses the two scores that judge a correction instead (below 0.08 it explains the field, above 0.16
-        it contradicts it; each at today's value and a step either side, 9 candidates, the rest today's).
+        it contradicts it; each at today's value and a step either side, 9 candidates, the rest today's: a third
+        of the replays).
 
         --daily measures the background calibration on real worn recordings with no heading truth (e.g.
         ../shared/data/daily/classyglass: glasses with a raw magnetometer), replayed as 'run' ships it with

@@ -57,7 +57,7 @@ struct EvalGesturesCommand: EvalTopic {
             sensor axes that point forward, left and up, e.g. --mount=-x,z,y for the shared
             headphone recordings (default: none). With it a nod is pitch about the head's
             left-right axis and a tilt to a shoulder is not one; without it nod and shake
-            still come out right (a shake only with the head within about 25° of level),
+            still come out right (a shake only with the head within about 27° of level),
             but roll cannot be told from pitch. Without it, files
             whose frame line says how they were worn get a note naming their --mount.
             --mount trace: each file's own `# mount:` line (none where it says unknown)

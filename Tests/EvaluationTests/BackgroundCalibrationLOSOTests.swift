@@ -63,6 +63,10 @@ import Testing
         // Today's label is the tuned grid's; another candidate names its scores.
         #expect(L.today.description == "12/0.30/0.70")
         #expect(grid.first?.description == "12/0.30/0.70 judging 0.05/0.12")
-        #expect(L.Grid.tuned.candidates == L.grid)
+        // The tuned grid: the three settings a step either side of today's, today's judging scores throughout.
+        let tuned = L.Grid.tuned.candidates
+        #expect(tuned.count == 27 && tuned.contains(L.today))
+        #expect(tuned.allSatisfy { $0.explainedScore == today.explainedScore && $0.contradictedScore == today.contradictedScore })
+        #expect(Set(tuned.map(\.slotsPerCell)) == [8, 12, 16])
     }
 }
