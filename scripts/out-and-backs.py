@@ -10,14 +10,16 @@ detector's gentlest swing and smallest swing angle). An out-and-back is a swing 
 that begins within 1.5 s and turns the head 0.5 to 2 times as far. Its hold is the time between the fast parts
 (within a third of each swing's peak) of the two swings.
 
-Usage: scripts/out-and-backs.py DIR ACTIVITIES AXIS
+Usage: scripts/out-and-backs.py DIR ACTIVITIES AXIS [--min-angle DEG]
   DIR          a directory of recordings (e.g. ../shared/data/daily/classyglass)
   ACTIVITIES   comma-separated file-name endings, e.g. typing or typing,computer
   AXIS         pitch or yaw
+  --min-angle  count only out-and-backs whose out swing turns the head DEG or more (default 3, the
+               detector's smallest swing): e.g. while walking, those wider than a stride's sway
 Only recordings whose `# mount:` line names a mount are used (the head's axes must be known).
 Prints the minutes measured, the out-and-backs per minute and, for each direction of the first swing, the
 10th, 25th, 50th, 75th and 90th percentiles of angle (°), peak (°/s), back (return peak over out peak),
-hold (s) and duration of the out swing (s)."""
+hold (s) and duration of the out swing (s), for both directions together and for each."""
 import glob, math, os, sys
 
 SWING_START, SWING_KEEP, SWING_EDGE = math.radians(15), math.radians(7.5), math.radians(5)
@@ -73,16 +75,27 @@ def swings(ts, rate):
     return found
 
 
-def out_and_backs(found):
+def out_and_backs(found, min_angle=MIN_ANGLE):
     for out, back in zip(found, found[1:]):
         if back["sign"] == out["sign"] or min(out["peak"], back["peak"]) < MIN_PEAK:
             continue
-        if min(out["angle"], back["angle"]) < MIN_ANGLE or back["start"] - out["end"] > MAX_BETWEEN:
+        if out["angle"] < min_angle or back["angle"] < MIN_ANGLE or back["start"] - out["end"] > MAX_BETWEEN:
             continue
         if not 0.5 <= back["angle"] / out["angle"] <= 2:
             continue
         yield dict(first=out["sign"], angle=out["angle"], peak=out["peak"], back=back["peak"] / out["peak"],
-                   hold=back["fast_start"] - out["fast_end"], dur=out["end"] - out["start"])
+                   hold=back["fast_start"] - out["fast_end"], dur=out["end"] - out["start"],
+                   start=out["start"], end=back["end"])
+
+
+def distinct(pairs):
+    """The out-and-backs that share no swing with the one counted before (an oscillation counts once)."""
+    kept, last_end = [], -math.inf
+    for x in pairs:
+        if x["start"] > last_end:
+            kept.append(x)
+            last_end = x["end"]
+    return kept
 
 
 def percentiles(values):
@@ -91,11 +104,22 @@ def percentiles(values):
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[3] not in ("pitch", "yaw"):
+    args = sys.argv[1:]
+    if any(a in ("-h", "--help") for a in args):
+        print(__doc__)
+        return
+    min_angle = MIN_ANGLE
+    if len(args) == 5 and args[3] == "--min-angle":
+        try:
+            min_angle = float(args[4])
+        except ValueError:
+            sys.exit(f"out-and-backs: --min-angle needs a number of degrees, not '{args[4]}'")
+        args = args[:3]
+    if len(args) != 3 or args[2] not in ("pitch", "yaw"):
         sys.exit(__doc__)
-    directory, activities, axis = sys.argv[1], sys.argv[2].split(","), sys.argv[3]
+    directory, activities, axis = args[0], args[1].split(","), args[2]
     index = {"pitch": 1, "yaw": 2}[axis]
-    found, minutes = [], 0.0
+    found, minutes, separate = [], 0.0, 0
     for path in sorted(glob.glob(os.path.join(directory, "*.csv"))):
         if not any(path.endswith(a + ".csv") for a in activities):
             continue
@@ -107,11 +131,17 @@ def main():
         ts = [r[0] for r in rows]
         rate = [sum(m * g for m, g in zip(head_axis, r[2])) for r in rows]
         minutes += (ts[-1] - ts[0]) / 60
-        found += list(out_and_backs(swings(ts, rate)))
+        these = list(out_and_backs(swings(ts, rate), min_angle))
+        found += these
+        separate += len(distinct(these))
     if minutes == 0:
         sys.exit(f"no recording of {activities} with a known mount in {directory}")
-    print(f"{','.join(activities)} about {axis}: {minutes:.1f} min, {len(found)} out-and-backs "
-          f"({len(found) / minutes:.2f}/min)")
+    wide = f", out swing {min_angle:g}° or more" if min_angle != MIN_ANGLE else ""
+    print(f"{','.join(activities)} about {axis}{wide}: {minutes:.1f} min, {len(found)} out-and-backs "
+          f"({len(found) / minutes:.2f}/min; sharing no swing with the one before: {separate / minutes:.2f}/min)")
+    print("  both directions: p10 p25 p50 p75 p90")
+    for key in ("angle", "peak", "back", "hold", "dur"):
+        print(f"    {key:6s} {percentiles([x[key] for x in found])}")
     for sign in (1, -1):
         some = [x for x in found if x["first"] == sign]
         print(f"  first swing {'+' if sign > 0 else '-'}{axis}: {len(some)} ({len(some) / minutes:.2f}/min); "
