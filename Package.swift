@@ -157,7 +157,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation", "Plots", "SimulatedRuns", "Geometry", "Tracking", "Formats",
                                                             "Benchmarks", "CAllocCounter"], resources: [.copy("Fixtures")], swiftSettings: strict),
-        .testTarget(name: "GestureMetricsTests", dependencies: ["GestureMetrics", "Cohorts", "Gestures", "Simulation", "Formats", "Geometry"],
+        .testTarget(name: "GestureMetricsTests", dependencies: ["TestSupport", "GestureMetrics", "Cohorts", "Gestures", "Simulation", "Formats", "Geometry"],
                     swiftSettings: strict),
         .testTarget(name: "PlotsTests", dependencies: ["Plots"], swiftSettings: strict),
         .testTarget(name: "CommandsTests", dependencies: ["TestSupport", "Cohorts", "Commands", "LabCommands", "Geometry", "Tracking", "Formats", "Service", "Evaluation", "Benchmarks", "Simulation"],

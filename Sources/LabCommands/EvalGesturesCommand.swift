@@ -17,8 +17,8 @@ struct EvalGesturesCommand: EvalTopic {
         usage: headtrack eval gestures PATH... [--mount F,L,U|trace] [--detector default|classic] [--flicks]
                                        [--preset sensitive|normal|firm] [--nod-shake sensitive|normal|firm]
                                        [--cooldown S] [--ask | --single-always] [--swings N] [--json]
-               headtrack eval gestures --cohort N [--seed S] [--nod-shake sensitive|normal|firm] [--windows S]
-                               [--no-mount] [--earbud]
+               headtrack eval gestures --cohort N [--seed S] [--nod-shake sensitive|normal|firm]
+                               [--windows S | --export DIR [--kind K]] [--no-mount] [--earbud]
 
         Replays each imu-trace v1 recording (mount → attitude filter → gesture detector) and scores the
         detections against NAME.truth.json beside NAME.csv. A PATH that is a directory means every *.csv in
@@ -43,6 +43,11 @@ struct EvalGesturesCommand: EvalTopic {
         mid-gesture (a swing under way in the first sample), and four per distractor; it prints the share
         of windows each detector gets right (the gesture's label and not the other; no nod or shake in a
         distractor's window).
+
+        --cohort N --export DIR writes the same trials as recordings instead (DIR/cohort_sS_wNNN_KIND.csv,
+        with its mount line and NAME.truth.json beside it), so that what measures the shared recordings
+        measures the cohort the same way: eval gestures DIR --mount trace, replay --explain,
+        scripts/out-and-backs.py DIR KIND pitch.
         """, outro: """
         example:
           headtrack eval gestures ../shared/data/gestures --mount=-x,z,y
@@ -50,6 +55,7 @@ struct EvalGesturesCommand: EvalTopic {
           headtrack eval gestures --cohort 200 --seed 7
           headtrack eval gestures --cohort 100 --windows 1
           headtrack eval gestures --cohort 100 --windows 1 --earbud
+          headtrack eval gestures --cohort 40 --export /tmp/cohort --kind glancing_at_the_keys
         """)
 
     static let options = OptionTable(helpColumn: 20, [
@@ -99,6 +105,14 @@ struct EvalGesturesCommand: EvalTopic {
             with --cohort: every wearer has an earbud instead (40–50 Hz, 5 Hz on-chip
             low-pass, 8-bit samples: the gyro clips at ±153 °/s, the accelerometer at ±4 g)
             """),
+        .value("export", "DIR", """
+            with --cohort: write the trials to the directory DIR (which must exist) as
+            imu-trace v1 recordings with their truth, instead of scoring them
+            """),
+        .value("kind", "K", """
+            with --export: only this kind's trials, its words joined by _ (e.g. walking,
+            glancing_at_the_keys, single_nod; default every kind)
+            """, allowed: .words(CohortKind.allCases.map(GestureCohortExport.slug))),
         .flag("json", "print the results as JSON instead of a table"),
     ])
 
@@ -142,10 +156,17 @@ struct EvalGesturesCommand: EvalTopic {
             let windowSeconds = try arguments.double("windows")
             let mountKnown = !arguments.flag("no-mount")
             let devices: CohortDevices = arguments.flag("earbud") ? .earbud : .mixed
+            let exportDirectory = try arguments.option("export"), exportKind = try arguments.option("kind")
             guard try arguments.positionals().isEmpty else {
                 throw CommandError("give either recordings or --cohort N, not both", status: 2)
             }
             let cohort = GestureCohort(wearers: n, seed: seed, devices: devices)
+            if let directory = exportDirectory {
+                return try export(cohort, to: directory, kind: exportKind, windows: windowSeconds)
+            }
+            if exportKind != nil {
+                throw CommandError("--kind works with --export only (the scores always cover every kind)", status: 2)
+            }
             // Progress on stderr, a line per kind and detector (the table on stdout stays clean): 200 wearers
             // take about a minute.
             var steps = 2 * CohortKind.allCases.count
@@ -182,6 +203,9 @@ struct EvalGesturesCommand: EvalTopic {
             }
             Console.out(tables.joined(separator: "\n\n"))
             return 0
+        }
+        if try arguments.option("export") != nil || arguments.option("kind") != nil {
+            throw CommandError("--export and --kind work with --cohort N only: they write the synthetic trials as recordings", status: 2)
         }
         if try arguments.double("windows") != nil {
             throw CommandError("--windows works with --cohort N only: it cuts the synthetic trials into windows "
@@ -234,5 +258,31 @@ struct EvalGesturesCommand: EvalTopic {
             throw CommandError("\(path): no NAME.csv with a NAME.truth.json beside it")
         }
         return found.sorted()
+    }
+
+    /// `--export DIR`: the cohort's trials as recordings with their truth, a line of progress per kind.
+    static func export(_ cohort: GestureCohort, to directory: String, kind: String?, windows: Double?) throws -> Int32 {
+        guard windows == nil else {
+            throw CommandError("--export writes whole trials; leave out --windows (a trial's windows are cut when it is scored)", status: 2)
+        }
+        var info = stat()
+        guard stat(directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw CommandError("--export \(directory): no such directory; make it first (mkdir -p \(directory))")
+        }
+        let kinds = kind.map { k in CohortKind.allCases.filter { GestureCohortExport.slug($0) == k } } ?? CohortKind.allCases
+        let export = GestureCohortExport(cohort: cohort)
+        var done = 0
+        let written: [String]
+        do {
+            written = try export.write(kinds: kinds, to: directory) { k in
+                done += 1
+                Console.err("\(Invocation.program) eval gestures: writing \(done)/\(kinds.count) \(k.rawValue) (\(cohort.wearers) \(cohort.wearers == 1 ? "wearer" : "wearers"))")
+            }
+        } catch {
+            throw CommandError("could not write the cohort to \(directory): \(error.description)")
+        }
+        Console.out("wrote \(written.count) recordings with their truth to \(directory) "
+            + "(score them with: \(Invocation.program) eval gestures \(directory) --mount trace [--ask])")
+        return 0
     }
 }
