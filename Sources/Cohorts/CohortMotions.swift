@@ -121,6 +121,17 @@ enum CohortMotions {
             m.bobOnset = t0
         }
 
+        /// A figure drawn between its measured 10th and 90th percentiles, linearly between the five given
+        /// (p10, p25, p50, p75, p90), so that a skewed measurement keeps its shape.
+        func measured(_ p: (Double, Double, Double, Double, Double), _ r: inout SeededRandom) -> Double {
+            let u = r.range(0.1, 0.9)
+            let knots: [(Double, Double)] = [(0.1, p.0), (0.25, p.1), (0.5, p.2), (0.75, p.3), (0.9, p.4)]
+            for (a, b) in zip(knots, knots.dropFirst()) where u <= b.0 {
+                return a.1 + (b.1 - a.1) * (u - a.0) / (b.0 - a.0)
+            }
+            return p.4
+        }
+
         /// A glance to `side` and back from `t`: out by `angle` (°) at `peak` (°/s), a hold of `hold` s during
         /// which the head drifts on the same way at up to `drift` °/s (a slow swing from the out swing's fastest
         /// moment that ends 0.6–1.2 of the hold after it: the way back may begin while the head still drifts),
@@ -141,6 +152,35 @@ enum CohortMotions {
             let cross = r.range(-0.3, 0.3)
             m.pitch.swings += [crossTalk(out, cross), crossTalk(back, cross)]
             return max(ends, back.end)
+        }
+        /// Gait from standing: pitch at the step rate, roll and yaw at the stride rate, vertical bob at the step
+        /// rate, all reaching full size together over the first 2–4 steps. `measuredPitch`: the pitch rocking
+        /// the recordings show (below) instead of the larger figures.
+        func gait(running: Bool, measuredPitch: Bool = false, random r: inout SeededRandom) {
+            let step = running ? r.range(2.5, 3.2) : r.range(1.6, 2.2)
+            let pitch = measuredPitch ? (running ? r.range(0.8, 2.3) : r.range(0.5, 1.3))
+                                      : running ? r.range(3, 6) : r.range(1.5, 3)
+            // Roll and yaw sway at the stride rate (degrees each way), measured: `scripts/gait-sway.py` on the
+            // ClassyGlass walking and running recordings with a known mount (14 and 6 people), p10–p90:
+            // walking roll 1.8–4.0°, yaw 2.8–6.1°; running roll 1.8–4.5°, yaw 4.3–9.0°. Their pitch rocking at the
+            // step rate measures 0.5–1.3° walking and 0.8–2.3° running; the larger figures drawn above (the
+            // issue's gait figures) stay, as the harder case for the nod rules.
+            let rollSway = running ? (1.8, 4.5) : (1.8, 4.0)
+            let yawSway = running ? (4.3, 9.0) : (2.8, 6.1)
+            let ramp = r.range(2, 4) / step
+            m.pitch.oscillations += [.init(amplitude: pitch * deg, frequency: step, phase: r.range(0, 6.28), onset: t0, rampUp: ramp),
+                                     .init(amplitude: 0.3 * pitch * deg, frequency: 2 * step, phase: r.range(0, 6.28),
+                                           onset: t0, rampUp: ramp)]
+            m.roll.oscillations.append(.init(amplitude: r.range(rollSway.0, rollSway.1) * deg, frequency: step / 2,
+                                             phase: r.range(0, 6.28), onset: t0, rampUp: ramp))
+            m.yaw.oscillations.append(.init(amplitude: r.range(yawSway.0, yawSway.1) * deg, frequency: step / 2,
+                                            phase: r.range(0, 6.28), onset: t0, rampUp: ramp))
+            // Heel strikes: the head's vertical acceleration swings ±2–3 m/s² walking, ±5–10 m/s² running, at
+            // the step rate, growing with the steps like the pitch rocking.
+            m.bobAcceleration = running ? r.range(5, 10) : r.range(2, 3)
+            m.bobFrequency = step
+            m.bobOnset = t0
+            m.bobRampUp = ramp
         }
         switch kind {
         case .glance:
@@ -185,32 +225,50 @@ enum CohortMotions {
             m.roll.oscillations.append(.init(amplitude: r.range(0.1, 0.3) * deg, frequency: r.range(1, 2), phase: 1,
                                              onset: t0, rampUp: 0.5))
         case .walking, .running:
-            // From standing: pitch at the step rate, roll and yaw at the stride rate, vertical bob at the step
-            // rate, all reaching full size together over the first 2–4 steps.
-            let running = kind == .running
-            let step = running ? r.range(2.5, 3.2) : r.range(1.6, 2.2)
-            let pitch = running ? r.range(3, 6) : r.range(1.5, 3)
-            // Roll and yaw sway at the stride rate (degrees each way), measured: `scripts/gait-sway.py` on the
-            // ClassyGlass walking and running recordings with a known mount (14 and 6 people), p10–p90:
-            // walking roll 1.8–4.0°, yaw 2.8–6.1°; running roll 1.8–4.5°, yaw 4.3–9.0°. Their pitch rocking at the
-            // step rate measures 0.5–1.3° walking and 0.8–2.3° running; the larger figures drawn above (the
-            // issue's gait figures) stay, as the harder case for the nod rules.
-            let rollSway = running ? (1.8, 4.5) : (1.8, 4.0)
-            let yawSway = running ? (4.3, 9.0) : (2.8, 6.1)
-            let ramp = r.range(2, 4) / step
-            m.pitch.oscillations += [.init(amplitude: pitch * deg, frequency: step, phase: r.range(0, 6.28), onset: t0, rampUp: ramp),
-                                     .init(amplitude: 0.3 * pitch * deg, frequency: 2 * step, phase: r.range(0, 6.28),
-                                           onset: t0, rampUp: ramp)]
-            m.roll.oscillations.append(.init(amplitude: r.range(rollSway.0, rollSway.1) * deg, frequency: step / 2,
-                                             phase: r.range(0, 6.28), onset: t0, rampUp: ramp))
-            m.yaw.oscillations.append(.init(amplitude: r.range(yawSway.0, yawSway.1) * deg, frequency: step / 2,
-                                            phase: r.range(0, 6.28), onset: t0, rampUp: ramp))
-            // Heel strikes: the head's vertical acceleration swings ±2–3 m/s² walking, ±5–10 m/s² running, at
-            // the step rate, growing with the steps like the pitch rocking.
-            m.bobAcceleration = running ? r.range(5, 10) : r.range(2, 3)
-            m.bobFrequency = step
-            m.bobOnset = t0
-            m.bobRampUp = ramp
+            gait(running: kind == .running, random: &r)
+        case .walkingGlances:
+            // Walking indoors and looking about, drawn from the ClassyGlass walking recordings with a known
+            // mount (28.7 min), not from the gesture model, and measured again on the cohort with the same
+            // scripts (`eval gestures --export`; docs/gestures.md). Each figure is drawn between its measured
+            // p10 and p90 through the p25, median and p75, since they are skewed (most looks are small, a few
+            // large). The looks (`scripts/out-and-backs.py`, both directions together): about pitch, down at
+            // the path and back either way first, a median of 7.5° at 42 °/s; about yaw, only those wider than
+            // a stride's sway makes (`--min-angle 12.2`, twice the sway's p90, so as not to count the gait
+            // twice), a median of 16° at 49 °/s. Looks that share no swing: 6.9 a minute about pitch, 5.3
+            // about yaw, in bursts (from one's end to the next's start p10 0.17 s, median 3–4 s, p90 14–19 s),
+            // drawn as a Poisson stream at 12.2 a minute. Cross-talk as in a glance. The gait's pitch rocking
+            // is the measured one (0.5–1.3°, `scripts/gait-sway.py`), like the rest of this row.
+            gait(running: false, measuredPitch: true, random: &r)
+            // Walking, people look ahead, within 10° of level here instead of the other rows' 20° up to 40°
+            // down: the recordings' mounts take the head's up from the mean gravity while walking (data
+            // README), so their walkers are level by that definition, and none reads a phone.
+            m.pitch.offset = r.range(-10, 10) * deg
+            // The route's turns: these people walked a corridor and back, and turned 45° or more 8.6 times a
+            // minute (`scripts/walking-turns.py`: a median of 125° at 163 °/s; p10–p90 57–165°, 101–250 °/s).
+            // They are what breaks real sway into fewer, longer swings than a steady sinusoid makes.
+            var turnAt = t0 + r.range(2, 7)
+            while turnAt < end - 2 {
+                let turn = swing(at: turnAt, angle: r.sign() * measured((57, 79, 125, 148, 165), &r),
+                                 peak: measured((101, 124, 163, 199, 250), &r), longest: 5)
+                m.yaw.swings.append(turn)
+                turnAt = turn.end + -5 * log(1 - r.uniform())   // 7 s from one to the next on average
+            }
+            t += r.range(2, 4)   // the first steps
+            while t < end - 3 {
+                if r.uniform() < 6.9 / (6.9 + 5.3) {
+                    outAndBack(main: \.pitch, angle: r.sign() * measured((4.18, 5.19, 7.51, 12.38, 22.34), &r),
+                               peak: measured((28.6, 33.4, 42.1, 63.7, 88.5), &r), hold: measured((0.04, 0.06, 0.11, 0.31, 0.56), &r),
+                               returnRatio: measured((0.60, 0.79, 0.98, 1.26, 1.45), &r),
+                               cross: [(\.yaw, r.range(-0.3, 0.3)), (\.roll, r.range(-0.2, 0.2))])
+                } else {
+                    outAndBack(main: \.yaw, angle: r.sign() * measured((13.0, 14.1, 16.3, 26.8, 47.4), &r),
+                               peak: measured((32.2, 38.5, 48.7, 75.4, 188.5), &r), hold: measured((0.08, 0.13, 0.20, 0.30, 0.48), &r),
+                               returnRatio: measured((0.58, 0.73, 0.96, 1.25, 1.59), &r),
+                               cross: [(\.pitch, r.range(-0.3, 0.3)), (\.roll, r.range(-0.2, 0.2))])
+                }
+                // 12.2 looks a minute of about 1 s each: 3.9 s on average from one's end to the next's start.
+                t += -3.9 * log(1 - r.uniform())
+            }
         case .boxing:
             // Bouncing on the feet, and quick dodges returned after 0–0.3 s: slips (roll with yaw and pitch
             // cross-talk), pull-backs (nose up), weaves (down with roll). Each dodge is made with the trunk, so

@@ -12,6 +12,8 @@ public enum CohortKind: String, Sendable, CaseIterable {
     case slips = "boxing slips and rolls"
     /// Drawn from recordings of real days and from the held-out drawing set's description (see `CohortMotions`).
     case keyGlance = "glancing at the keys", drawing = "drawing shapes"
+    /// Drawn from the walking recordings' looks (see `CohortMotions`).
+    case walkingGlances = "walking, looking about"
 
     public var isGesture: Bool { gestureLabel != nil }
     /// "nod" or "shake" for the gestures.
