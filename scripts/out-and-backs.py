@@ -13,10 +13,13 @@ that begins within 1.5 s and turns the head 0.5 to 2 times as far. Its hold is t
 Usage: scripts/out-and-backs.py DIR ACTIVITIES AXIS [--min-angle DEG]
   DIR          a directory of recordings (e.g. ../shared/data/daily/classyglass)
   ACTIVITIES   comma-separated file-name endings, e.g. typing or typing,computer
-  AXIS         pitch or yaw
+  AXIS         pitch or yaw (about the head's axes: only recordings whose mount is known), or vertical
+               (about the vertical, from the accelerometer low-passed over 1 s: every recording, mount or
+               not; what a detector without a mount calls yaw, e.g. for the boxing recordings)
   --min-angle  count only out-and-backs whose out swing turns the head DEG or more (default 3, the
                detector's smallest swing): e.g. while walking, those wider than a stride's sway
-Only recordings whose `# mount:` line names a mount are used (the head's axes must be known).
+For pitch and yaw, only recordings whose `# mount:` line names a mount are used (the head's axes must be
+known).
 Prints the minutes measured, the out-and-backs per minute and, for each direction of the first swing, the
 10th, 25th, 50th, 75th and 90th percentiles of angle (°), peak (°/s), back (return peak over out peak),
 hold (s) and duration of the out swing (s), for both directions together and for each."""
@@ -49,6 +52,18 @@ def mount_matrix(spec):
         v["xyz".index(axis[-1])] = -1 if axis.startswith("-") else 1
         rows.append(v)
     return rows
+
+
+def vertical_rate(ts, rows, time_constant=1.0):
+    """The angular rate about the vertical: the gyro along the accelerometer low-passed over `time_constant`."""
+    gravity, out = list(rows[0][1]), []
+    for i, (t, accel, gyro) in enumerate(rows):
+        dt = ts[i] - ts[i - 1] if i > 0 else 0.0
+        k = 1 - math.exp(-dt / time_constant) if dt > 0 else 0.0
+        gravity = [g + (a - g) * k for g, a in zip(gravity, accel)]
+        norm = math.sqrt(sum(g * g for g in gravity)) or 1.0
+        out.append(sum(w * g / norm for w, g in zip(gyro, gravity)))
+    return out
 
 
 def swings(ts, rate):
@@ -115,27 +130,32 @@ def main():
         except ValueError:
             sys.exit(f"out-and-backs: --min-angle needs a number of degrees, not '{args[4]}'")
         args = args[:3]
-    if len(args) != 3 or args[2] not in ("pitch", "yaw"):
+    if len(args) != 3 or args[2] not in ("pitch", "yaw", "vertical"):
         sys.exit(__doc__)
     directory, activities, axis = args[0], args[1].split(","), args[2]
-    index = {"pitch": 1, "yaw": 2}[axis]
+    index = {"pitch": 1, "yaw": 2, "vertical": None}[axis]
     found, minutes, separate = [], 0.0, 0
     for path in sorted(glob.glob(os.path.join(directory, "*.csv"))):
         if not any(path.endswith(a + ".csv") for a in activities):
             continue
         meta, rows = load(path)
-        spec = meta.get("mount", "").split(" ")[0]
-        if not spec or spec == "unknown":
+        if len(rows) < 2:
             continue
-        head_axis = mount_matrix(spec)[index]
         ts = [r[0] for r in rows]
-        rate = [sum(m * g for m, g in zip(head_axis, r[2])) for r in rows]
+        if index is None:
+            rate = vertical_rate(ts, rows)
+        else:
+            spec = meta.get("mount", "").split(" ")[0]
+            if not spec or spec == "unknown":
+                continue
+            head_axis = mount_matrix(spec)[index]
+            rate = [sum(m * g for m, g in zip(head_axis, r[2])) for r in rows]
         minutes += (ts[-1] - ts[0]) / 60
         these = list(out_and_backs(swings(ts, rate), min_angle))
         found += these
         separate += len(distinct(these))
     if minutes == 0:
-        sys.exit(f"no recording of {activities} with a known mount in {directory}")
+        sys.exit(f"no recording of {activities}{' with a known mount' if index is not None else ''} in {directory}")
     wide = f", out swing {min_angle:g}° or more" if min_angle != MIN_ANGLE else ""
     print(f"{','.join(activities)} about {axis}{wide}: {minutes:.1f} min, {len(found)} out-and-backs "
           f"({len(found) / minutes:.2f}/min; sharing no swing with the one before: {separate / minutes:.2f}/min)")
