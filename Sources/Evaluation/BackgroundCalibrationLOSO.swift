@@ -81,7 +81,6 @@ public enum BackgroundCalibrationLOSO {
         }
     }
 
-
     /// The random irons: hard iron 10–60 µT in a random direction; soft iron with axis gains 0.8–1.25
     /// about randomly rotated axes (symmetric, as any a calibration can see). Reproducible from `seed`.
     public static func randomIrons(count: Int, seed: UInt64) -> [MagnetometerDistortion] {

@@ -39,12 +39,11 @@ public struct GestureCohortExport: Sendable {
             ("mount", trial.mount.description),
             ("kind", trial.kind.rawValue),
         ]
-        var text = TraceFile.header(metadata: metadata, withMagnetometer: false)
+        // The magnetometer columns stay empty ("not measured"), as in any recording made without one.
+        var text = TraceFile.header(metadata: metadata, withMagnetometer: true)
         text.reserveCapacity(text.utf8.count + trial.t.count * 64)
         for i in trial.t.indices {
-            var row = TraceFile.row(t: trial.t[i], accel: trial.accel[i], gyro: trial.gyro[i], mag: nil)
-            row.removeLast(4)   // the empty magnetometer cells: this header has no such columns
-            text += row + "\n"
+            text += TraceFile.row(t: trial.t[i], accel: trial.accel[i], gyro: trial.gyro[i], mag: nil)
         }
         return text
     }
